@@ -1,0 +1,3 @@
+module github.com/stealkit/stealkit
+
+go 1.26

@@ -1,0 +1,5 @@
+//go:build !race
+
+package stealrange
+
+const raceEnabled = false

@@ -1,0 +1,258 @@
+package stealrange
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+)
+
+// Range is a work-stealing range of integer indices: one owner consumes it
+// from the low end while any number of thieves steal contiguous chunks from
+// the high end, without locks.
+//
+// # Callers
+//
+// TryTakeOne, TryTake and Reset are executed only by the owner, one goroutine
+// at a time (ownership may pass between goroutines if the hand-over
+// synchronizes, as a channel send or a WaitGroup does). TrySteal can be
+// executed by any goroutine, concurrently with everything.
+//
+// # State
+//
+// Two words are shared, both in position space (see toPos):
+//
+//	low   atomic.Uint64         next position the owner will reserve; written only by the owner
+//	steal atomic.Pointer[span]  the steal range [mid, end); replaced only by CAS of a fresh span
+//
+// The owner's items are [low, mid), the stealable items [mid, end), and items
+// at or above end are gone. end is owned in the sense that it only decreases
+// while one range is owned (thieves install spans ending at the old mid; the
+// owner's own CASes keep end), and only Reset raises it. The owner keeps a
+// private copy, limit >= steal.end, so that it never publishes a low above
+// the range's end and can report an exhausted range without atomics.
+//
+// # Invariants
+//
+//  1. Disjointness: an index is handed out by at most one operation.
+//  2. No loss: while items remain, they are in [low, end) of the current span,
+//     or reserved by an owner take still in progress.
+//  3. Every position handed out by a steal lies at or above the end of the
+//     current span.
+//  4. A span installed after the owner published low = e is only ever paired
+//     with a low >= e by a thief (both loads and stores are sequentially
+//     consistent in Go, and a thief loads steal before low). So the only way a
+//     thief can take an index the owner has reserved is to win a CAS on the
+//     very span the owner read after reserving, which yields [mid, end) of
+//     that span exactly; the owner learns of it from its own failed CAS.
+//  5. The owner keeps the steal range proportionate: once its distance to the
+//     steal range is under twice the range's size it shrinks the range to the
+//     top quarter of what remains. This is balance, not correctness: in this
+//     protocol an owner that reaches mid takes its batch with one CAS and
+//     carves a new steal range from the rest, so nothing is dropped.
+//
+// # Operations and their linearization points
+//
+// TryTake(k) (TryTakeOne is TryTake(1)): reserve [l, e) by storing low = e,
+// then load steal:
+//   - e <= mid: the batch lies below the steal range; the take linearizes at
+//     that load. (A shrink CAS may follow; losing it is fine.)
+//   - l >= end: nothing is left; the take reports exhaustion, linearized at
+//     that load.
+//   - otherwise the batch reaches into the steal range: CAS the span read to
+//     carve(min(e, end), end). A win linearizes the take of [l, min(e, end))
+//     at the CAS. A loss means a thief won exactly [mid, end) of that span
+//     (invariant 4), so the owner keeps [l, mid), linearized at the thief's
+//     CAS, or reports exhaustion if l >= mid.
+//
+// Why a batch cannot overlap a steal: every index in [l, e) is either below
+// the mid of the span the owner read (and a thief that takes above that mid
+// cannot reach below it: spans installed later are paired with low >= e), or
+// is claimed by the owner's own CAS on that span, which fails exactly when a
+// thief claimed [mid, end) of it first, and then the owner returns only the
+// part below mid.
+//
+// TrySteal: load steal, then load low; if the span is empty or low > mid the
+// attempt fails (the owner has reached the steal range; it will take the rest
+// with its CAS). Otherwise CAS the span to carve(low, mid); a win takes
+// [mid, end) of the old span and linearizes at the CAS; a loss is a failed
+// attempt, linearized at the CAS.
+//
+// Reset(a, b) runs three writes: low = MaxUint64 (close: every thief now
+// sees low > mid and backs off), steal = carve(a, b) (set), low = a (open). It
+// linearizes at the last store. Either two-write order is wrong: storing low
+// first lets a thief that holds the old span steal from the new range,
+// storing steal first lets a thief pair the new span with the old low.
+//
+// # Allocation
+//
+// Owner takes that stay below the steal range allocate nothing. Every change
+// of the steal range allocates one 16-byte span: a shrink, a steal, an owner
+// CAS at the steal range, a Reset. Each of those cuts what is left to at most
+// three quarters or hands it out, so a range of n items sees O(log n) of them
+// over its life; a thief that loses a CAS race adds one more (the span it
+// built for the CAS), so heavy contention adds at most one per failed attempt.
+//
+// A Range must not be copied after first use.
+type Range struct {
+	low   atomic.Uint64       // next position the owner reserves; written only by the owner
+	steal atomic.Pointer[span] // current steal range; replaced only by CAS of a fresh span, or by Reset
+	limit uint64               // owner only: >= steal.Load().end, and every published low <= limit
+
+	// Owner only: indices TryTakeOne has reserved ahead, [next, ahead), and
+	// the mid of the steal range as the owner last saw it.
+	next, ahead, seenMid uint64
+
+	// Ranges are usually allocated side by side, one per worker, and the
+	// owner writes low on every take: keep neighbours off this cache line
+	// pair (measured: BenchmarkTryTakeParallelOwners).
+	_ [128 - 48]byte
+}
+
+// Reserving ahead. A take costs one sequentially consistent store (a full
+// fence, about 10 ns here), which would dominate TryTakeOne. So when the
+// owner is far from the steal range (more than 16 times the batch), a
+// TryTakeOne reserves up to maxAhead indices with one take and hands them out
+// one by one from the owner's private [next, ahead). Reserved indices can no
+// longer be stolen, which is why the batch is small and shrinks to 1 near the
+// steal range. The protocol itself only ever sees take.
+const maxAhead = 8
+
+// New returns a Range owning the indices [lo, hi). An empty range (lo == hi)
+// is valid and yields nothing. New panics if hi < lo, with a message naming
+// both.
+func New(lo, hi int) *Range {
+	if hi < lo {
+		panic(fmt.Sprintf("stealrange: New(%d, %d): hi < lo", lo, hi))
+	}
+	r := new(Range)
+	pl, ph := toPos(lo), toPos(hi)
+	r.steal.Store(carve(pl, ph))
+	r.low.Store(pl)
+	r.limit = ph
+	r.seenMid = r.steal.Load().mid
+	return r
+}
+
+// TryTakeOne takes the next index of the range. It is executed only by the
+// owner. ok == false means the range is exhausted: every index has been taken
+// by the owner or stolen, and the owner should go stealing. Far from the
+// steal range it reserves up to 8 indices at a time (see maxAhead), so most
+// calls use no atomic operation; the reserved indices can no longer be stolen.
+func (r *Range) TryTakeOne() (i int, ok bool) {
+	if r.next < r.ahead {
+		i := r.next
+		r.next++
+		return fromPos(i), true
+	}
+	k := uint64(1)
+	if d := r.seenMid - min(r.seenMid, r.low.Load()); d >= 16*maxAhead {
+		k = maxAhead
+	}
+	lo, hi, ok := r.take(k)
+	if !ok {
+		return 0, false
+	}
+	if hi != lo+1 {
+		r.next, r.ahead = toPos(lo)+1, toPos(hi)
+	}
+	return lo, true
+}
+
+// TryTake takes up to max contiguous indices [lo, hi) from the low end with a
+// single reservation, so a loop does not pay an atomic operation per index.
+// It is executed only by the owner. The batch may be shorter than max when it
+// reaches the range's end or the steal range. ok == false means the range is
+// exhausted. TryTake panics if max < 1, with a message naming max.
+func (r *Range) TryTake(max int) (lo, hi int, ok bool) {
+	if max < 1 {
+		panic(fmt.Sprintf("stealrange: TryTake(%d): max must be at least 1", max))
+	}
+	if r.next < r.ahead { // hand out what TryTakeOne reserved first
+		lo := r.next
+		r.next += min(uint64(max), r.ahead-r.next)
+		return fromPos(lo), fromPos(r.next), true
+	}
+	return r.take(uint64(max))
+}
+
+// take implements TryTake for k >= 1.
+func (r *Range) take(k uint64) (lo, hi int, ok bool) {
+	l := r.low.Load() // only the owner writes low: this reads its own last store
+	if l >= r.limit {
+		return 0, 0, false
+	}
+	e := l + min(k, r.limit-l)
+	step(stepReserve)
+	r.low.Store(e) // publish the reservation of [l, e)
+	step(stepTakeLoad)
+	s := r.steal.Load()
+	r.seenMid = s.mid
+	if e <= s.mid {
+		// Linearized at the load: [l, e) is below the current steal range.
+		if d, z := s.mid-e, s.end-s.mid; d/2 < z {
+			// Close to the steal range: shrink it to the top quarter of
+			// what is left, so that thieves take a proportionate share.
+			if carveMid(e, s.end) != s.mid {
+				step(stepShrink)
+				r.steal.CompareAndSwap(s, carve(e, s.end)) // losing to a thief is fine
+			}
+		}
+		return fromPos(l), fromPos(e), true
+	}
+	if l >= s.end {
+		r.limit = s.end // everything at or above l has been stolen
+		return 0, 0, false
+	}
+	c := min(e, s.end)
+	step(stepTakeCAS)
+	if r.steal.CompareAndSwap(s, carve(c, s.end)) {
+		return fromPos(l), fromPos(c), true // claimed [l, c) against every thief
+	}
+	// A thief won this very span and with it exactly [s.mid, s.end).
+	r.limit = s.mid
+	if l < s.mid {
+		return fromPos(l), fromPos(s.mid), true
+	}
+	return 0, 0, false
+}
+
+// TrySteal takes a contiguous chunk [lo, hi) from the high end of the range:
+// the steal range, about a quarter of what is left. It can be executed by any
+// goroutine, concurrently with the owner and other thieves. ok == false means
+// this attempt found nothing stealable or lost a race to another goroutine;
+// the range may still hold items for its owner.
+func (r *Range) TrySteal() (lo, hi int, ok bool) {
+	step(stepStealLoad)
+	s := r.steal.Load()
+	step(stepStealLow)
+	l := r.low.Load()
+	if s.mid == s.end || l > s.mid {
+		return 0, 0, false // nothing stealable, or the owner has reached the steal range
+	}
+	n := carve(l, s.mid)
+	step(stepStealCAS)
+	if !r.steal.CompareAndSwap(s, n) {
+		return 0, 0, false // the owner or another thief changed the steal range first
+	}
+	return fromPos(s.mid), fromPos(s.end), true // the CAS commits the steal of [mid, end)
+}
+
+// Reset makes the owner own [lo, hi) instead, typically a chunk it has just
+// stolen from another Range, so that others can steal from it in turn. It is
+// executed only by the owner, after TryTake or TryTakeOne reported the range
+// exhausted: indices still in the range when Reset is called are dropped.
+// Reset panics if hi < lo, with a message naming both.
+func (r *Range) Reset(lo, hi int) {
+	if hi < lo {
+		panic(fmt.Sprintf("stealrange: Reset(%d, %d): hi < lo", lo, hi))
+	}
+	pl, ph := toPos(lo), toPos(hi)
+	step(stepResetClose)
+	r.low.Store(math.MaxUint64) // close: every thief now sees low > mid
+	step(stepResetSet)
+	r.steal.Store(carve(pl, ph)) // set: stale spans can no longer win a CAS
+	step(stepResetOpen)
+	r.low.Store(pl) // open: linearization point of Reset
+	r.limit = ph
+	r.next, r.ahead, r.seenMid = 0, 0, carveMid(pl, ph)
+}

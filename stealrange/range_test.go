@@ -1,0 +1,138 @@
+package stealrange
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+func mustPanic(t *testing.T, call string, want string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		r := recover()
+		if r == nil {
+			t.Fatalf("%s did not panic; want a panic containing %q", call, want)
+		}
+		if msg := fmt.Sprint(r); !strings.Contains(msg, want) {
+			t.Fatalf("%s panicked with %q; want it to contain %q", call, msg, want)
+		}
+	}()
+	f()
+}
+
+func TestBadInputPanicsNamingValues(t *testing.T) {
+	mustPanic(t, "New(5, 3)", "stealrange: New(5, 3): hi < lo", func() { New(5, 3) })
+	r := New(0, 10)
+	mustPanic(t, "TryTake(0)", "stealrange: TryTake(0): max must be at least 1", func() { r.TryTake(0) })
+	mustPanic(t, "TryTake(-7)", "TryTake(-7)", func() { r.TryTake(-7) })
+	mustPanic(t, "Reset(2, 1)", "stealrange: Reset(2, 1): hi < lo", func() { r.Reset(2, 1) })
+}
+
+// TestOwnerTakesInOrder: without thieves, the owner gets every index once, in
+// ascending order, in batches of at most max items, at the ends of the int
+// domain too.
+func TestOwnerTakesInOrder(t *testing.T) {
+	for _, tc := range []struct{ lo, hi, max int }{
+		{0, 0, 1}, {0, 1, 1}, {0, 1, 5}, {-3, 17, 1}, {-3, 17, 4}, {0, 1000, 16},
+		{math.MinInt, math.MinInt + 9, 2}, {math.MaxInt - 9, math.MaxInt, 3},
+		{math.MaxInt - 1, math.MaxInt, 1}, {math.MinInt, math.MinInt + 1, 1},
+	} {
+		r := New(tc.lo, tc.hi)
+		next := tc.lo
+		for {
+			lo, hi, ok := r.TryTake(tc.max)
+			if !ok {
+				break
+			}
+			if lo != next || hi <= lo || hi-lo > tc.max {
+				t.Fatalf("New(%d, %d).TryTake(%d) = [%d, %d); want a non-empty batch starting at %d of at most %d items",
+					tc.lo, tc.hi, tc.max, lo, hi, next, tc.max)
+			}
+			next = hi
+		}
+		if next != tc.hi {
+			t.Fatalf("New(%d, %d): owner stopped at %d; want %d", tc.lo, tc.hi, next, tc.hi)
+		}
+		if _, _, ok := r.TryTake(1); ok {
+			t.Fatalf("New(%d, %d): TryTake after exhaustion succeeded", tc.lo, tc.hi)
+		}
+	}
+}
+
+// TestWholeDomain: a range over (almost) all ints splits without overflow.
+func TestWholeDomain(t *testing.T) {
+	r := New(math.MinInt, math.MaxInt)
+	lo, hi, ok := r.TrySteal()
+	if !ok || hi != math.MaxInt || lo <= 0 {
+		t.Fatalf("TrySteal on [MinInt, MaxInt) = [%d, %d), %v; want the top quarter ending at MaxInt", lo, hi, ok)
+	}
+	first, _ := r.TryTakeOne()
+	if first != math.MinInt {
+		t.Fatalf("TryTakeOne after a steal = %d; want MinInt", first)
+	}
+}
+
+// TestStealTakesTopQuarter: a thief takes about a quarter of what is left,
+// from the top, and the owner keeps the rest.
+func TestStealTakesTopQuarter(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 4, 5, 8, 100, 1001} {
+		r := New(0, n)
+		lo, hi, ok := r.TrySteal()
+		want := (n + 3) / 4
+		if !ok || hi != n || hi-lo != want {
+			t.Fatalf("New(0, %d).TrySteal() = [%d, %d), %v; want [%d, %d)", n, lo, hi, ok, n-want, n)
+		}
+		got := 0
+		for {
+			a, b, ok := r.TryTake(3)
+			if !ok {
+				break
+			}
+			got += b - a
+		}
+		if got != n-want {
+			t.Fatalf("New(0, %d): owner took %d items after the steal; want %d", n, got, n-want)
+		}
+	}
+}
+
+// TestOwnerOperationsDoNotAllocate: owner takes below the steal range
+// allocate nothing.
+func TestOwnerOperationsDoNotAllocate(t *testing.T) {
+	r := New(0, math.MaxInt)
+	if a := testing.AllocsPerRun(1000, func() { r.TryTakeOne() }); a != 0 {
+		t.Errorf("TryTakeOne allocates %v times per call; want 0", a)
+	}
+	if a := testing.AllocsPerRun(1000, func() { r.TryTake(256) }); a != 0 {
+		t.Errorf("TryTake(256) allocates %v times per call; want 0", a)
+	}
+}
+
+// TestStealAllocationsLogarithmic: over a range's whole life (steals until
+// nothing is stealable, then the owner drains it taking one by one, so every
+// shrink happens) the protocol allocates O(log n) spans.
+func TestStealAllocationsLogarithmic(t *testing.T) {
+	for _, n := range []int{16, 1 << 10, 1 << 16} {
+		allocs := testing.AllocsPerRun(5, func() {
+			r := New(0, n)
+			for i := 0; i < n/8; i++ {
+				if _, ok := r.TryTakeOne(); !ok {
+					break
+				}
+				r.TrySteal()
+			}
+			for {
+				if _, ok := r.TryTakeOne(); !ok {
+					break
+				}
+			}
+		})
+		bound := 12 * math.Log2(float64(n)) // every change cuts what is left to 3/4: log_{4/3} 2 ~ 2.4 per halving, twice (steals and shrinks)
+		if allocs > bound {
+			t.Errorf("a range of %d items allocated %v times over its life; want at most %.0f (O(log n))", n, allocs, bound)
+		}
+		t.Logf("n=%d: %v allocations over the range's life (New included)", n, allocs)
+	}
+}
