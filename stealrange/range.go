@@ -94,7 +94,7 @@ import (
 //
 // A Range must not be copied after first use.
 type Range struct {
-	low   atomic.Uint64       // next position the owner reserves; written only by the owner
+	low   atomic.Uint64        // next position the owner reserves; written only by the owner
 	steal atomic.Pointer[span] // current steal range; replaced only by CAS of a fresh span, or by Reset
 	limit uint64               // owner only: >= steal.Load().end, and every published low <= limit
 
