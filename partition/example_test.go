@@ -1,0 +1,81 @@
+package partition_test
+
+import (
+	"fmt"
+
+	"github.com/stealkit/stealkit/partition"
+)
+
+// One goroutine drives both workers of a static run.
+func ExampleStatic() {
+	run := partition.Static().Start(0, 10, 2)
+	for w := range 2 {
+		lo, hi, _ := run.Next(w)
+		fmt.Printf("worker %d: [%d, %d)\n", w, lo, hi)
+	}
+	// Output:
+	// worker 0: [0, 5)
+	// worker 1: [5, 10)
+}
+
+func ExampleDynamic() {
+	run := partition.Dynamic(4).Start(0, 10, 2)
+	for {
+		lo, hi, ok := run.Next(0)
+		if !ok {
+			break
+		}
+		fmt.Printf("[%d, %d) ", lo, hi)
+	}
+	fmt.Println()
+	// Output: [0, 4) [4, 8) [8, 10)
+}
+
+func ExampleGuided() {
+	run := partition.Guided(2).Start(0, 40, 2)
+	for {
+		lo, hi, ok := run.Next(0)
+		if !ok {
+			break
+		}
+		fmt.Print(hi-lo, " ")
+	}
+	fmt.Println()
+	// Output: 10 7 5 4 3 2 2 2 2 2 1
+}
+
+// Worker 1 finishes its own block and then steals from worker 0's.
+func ExampleStealing() {
+	run := partition.StealingWith(partition.StealingOptions{Grain: 50}).Start(0, 100, 2).(partition.StealingRun)
+	for {
+		lo, hi, ok := run.Next(1)
+		if !ok {
+			break
+		}
+		fmt.Printf("[%d, %d) stolen=%v\n", lo, hi, run.Stolen(1))
+		if run.Counts(1).Steals == 2 {
+			break
+		}
+	}
+	// Output:
+	// [50, 100) stolen=false
+	// [37, 50) stolen=true
+	// [27, 37) stolen=true
+}
+
+func ExampleAuto() {
+	p := partition.Auto()
+	run := p.Start(0, 1000, 4)
+	n := 0
+	for w := range 4 {
+		for {
+			lo, hi, ok := run.Next(w)
+			if !ok {
+				break
+			}
+			n += hi - lo
+		}
+	}
+	fmt.Println(p.Name(), n)
+	// Output: auto 1000
+}

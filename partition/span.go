@@ -1,0 +1,30 @@
+package partition
+
+import "fmt"
+
+// Index arithmetic. hi-lo overflows int for ranges wider than MaxInt (for
+// example [MinInt, MaxInt)), so partitioners count items as uint64 offsets
+// from lo; uint64(hi)-uint64(lo) is the exact size for every lo <= hi on
+// both 32- and 64-bit platforms.
+
+func size(lo, hi int) uint64 { return uint64(hi) - uint64(lo) }
+
+// at returns lo + off; off <= size(lo, hi) for the caller's range.
+func at(lo int, off uint64) int { return int(uint64(lo) + off) }
+
+// block returns the offsets [a, b) of worker w's static block: the first
+// n%workers blocks are one item longer than the rest.
+func block(n uint64, w, workers int) (a, b uint64) {
+	q, r := n/uint64(workers), n%uint64(workers)
+	start := func(w uint64) uint64 { return w*q + min(w, r) }
+	return start(uint64(w)), start(uint64(w) + 1)
+}
+
+func checkStart(name string, lo, hi, workers int) {
+	if hi < lo {
+		panic(fmt.Sprintf("partition: %s.Start(%d, %d, %d): hi < lo", name, lo, hi, workers))
+	}
+	if workers < 1 {
+		panic(fmt.Sprintf("partition: %s.Start(%d, %d, %d): workers must be at least 1", name, lo, hi, workers))
+	}
+}
