@@ -1,0 +1,147 @@
+package pfor_test
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stealkit/stealkit/internal/workload"
+	"github.com/stealkit/stealkit/partition"
+	"github.com/stealkit/stealkit/pfor"
+)
+
+// impl runs one parallel pass of a workload instance.
+type impl struct {
+	name string
+	run  func(inst workload.Instance)
+}
+
+func partitioned(name string, p partition.Partitioner) impl {
+	return impl{name, func(inst workload.Instance) {
+		pfor.Chunks(0, inst.Len(), inst.Chunk, pfor.WithPartitioner(p))
+	}}
+}
+
+// impls are the implementations the benchmarks compare: the baselines a user
+// would otherwise write, then stealkit's partitioners.
+func impls() []impl {
+	return []impl{
+		{"sequential", func(inst workload.Instance) { inst.Chunk(0, inst.Len()) }},
+		{"handstatic", handStatic},
+		{"atomicchunk", atomicChunks},
+		partitioned("static", partition.Static()),
+		partitioned("dynamic", partition.Dynamic(64)),
+		partitioned("guided", partition.Guided(1)),
+		partitioned("stealing", partition.Stealing()),
+		{"auto", func(inst workload.Instance) { pfor.Chunks(0, inst.Len(), inst.Chunk) }},
+	}
+}
+
+// handStatic is the hand-written loop: one goroutine per GOMAXPROCS with a
+// contiguous block each, joined with a WaitGroup.
+func handStatic(inst workload.Instance) {
+	n, w := inst.Len(), runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for k := range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			inst.Chunk(n*k/w, n*(k+1)/w)
+		}()
+	}
+	wg.Wait()
+}
+
+// atomicChunks: goroutines take chunks of 64 items from an atomic counter.
+func atomicChunks(inst workload.Instance) {
+	n, w := inst.Len(), runtime.GOMAXPROCS(0)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo := int(next.Add(64)) - 64
+				if lo >= n {
+					return
+				}
+				inst.Chunk(lo, min(lo+64, n))
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// BenchmarkRange runs every workload of WORKLOADS.md with every
+// implementation: BenchmarkRange/partitioner=X/workload=Y. For "tiny" one op
+// is 2000 back-to-back calls and us/call is reported. Each op starts from
+// reset inputs (untimed); a wrong checksum fails the benchmark.
+func BenchmarkRange(b *testing.B) {
+	for _, im := range impls() {
+		for _, w := range workload.All() {
+			b.Run("partitioner="+im.name+"/workload="+w.Name, func(b *testing.B) {
+				inst := w.New(0)
+				seq := w.New(0)
+				for range w.Calls {
+					seq.Chunk(0, seq.Len())
+				}
+				want := seq.Checksum()
+				b.ReportAllocs()
+				for b.Loop() {
+					b.StopTimer()
+					inst.Reset()
+					b.StartTimer()
+					for range w.Calls {
+						im.run(inst)
+					}
+				}
+				if got := inst.Checksum(); got != want {
+					b.Fatalf("checksum %x; want %x (the sequential run's)", got, want)
+				}
+				if w.Calls > 1 {
+					b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*w.Calls), "us/call")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkOverhead measures scheduling cost on saxpy written as a user
+// would: api=chunks gets whole ranges, api=range a closure per index.
+func BenchmarkOverhead(b *testing.B) {
+	const n = 1 << 24
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = float64(i%1000) * 0.001
+	}
+	for _, tc := range []struct {
+		name string
+		run  func()
+	}{
+		{"api=sequential", func() {
+			for i := range y {
+				y[i] = 2.5*x[i] + y[i]
+			}
+		}},
+		{"api=chunks", func() {
+			pfor.Chunks(0, n, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					y[i] = 2.5*x[i] + y[i]
+				}
+			})
+		}},
+		{"api=range", func() {
+			pfor.Range(0, n, func(i int) { y[i] = 2.5*x[i] + y[i] })
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				tc.run()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/item")
+		})
+	}
+}

@@ -1,0 +1,32 @@
+// Package pfor runs loops, maps, reductions and function sets in parallel.
+//
+//	pfor.Range(0, n, func(i int) { out[i] = f(in[i]) })
+//
+// is a for loop whose iterations run on several goroutines: the caller's and
+// helpers from a warm pool shared by every call, one worker per GOMAXPROCS by
+// default. How the index space is divided among workers is a
+// partition.Partitioner; the default, partition.Auto, starts each worker on a
+// contiguous block and balances the rest by work stealing with batches sized
+// to about 10 µs, so it is as fast as a hand-written static loop on even work
+// and stays balanced wherever the expensive iterations are.
+//
+// Every call blocks until all of its work has finished and all of its
+// workers have stopped, so the usual Go memory model reasoning holds: writes
+// made by the bodies happen before the call returns.
+//
+// Panics: a panic in a body stops the call from handing out more work; once
+// every worker has stopped it is re-raised in the caller's goroutine as a
+// *PanicError carrying the value and the stack of the panic site.
+//
+// Errors and cancellation: the ...Err forms take a context.Context and bodies
+// that return errors; the first error, or the context's, stops new chunks
+// from starting and is returned.
+//
+// Nesting: a body may itself call pfor. The caller of every call takes part
+// in its own work and never waits for a helper that has not started, so
+// nested calls cannot deadlock, and they share the one pool: nesting depth
+// does not multiply goroutines.
+//
+// Helpers spin for 50 µs after their last work, so loops called back to
+// back do not pay an OS wake-up each time, and then park without using CPU.
+package pfor

@@ -1,0 +1,90 @@
+package pfor
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/stealkit/stealkit/partition"
+)
+
+// An Option configures one parallel call.
+type Option func(*config)
+
+type config struct {
+	workers int                   // 0: GOMAXPROCS at the time of the call
+	part    partition.Partitioner // nil: partition.Auto()
+	grain   int                   // 0: the partitioner's own
+	stats   *Stats
+	label   string
+}
+
+// WithWorkers sets the number of workers (worker slots) of a call; the
+// default is runtime.GOMAXPROCS(0) at the time of the call. It panics if
+// n < 1.
+func WithWorkers(n int) Option {
+	if n < 1 {
+		panic(fmt.Sprintf("pfor: WithWorkers(%d): need at least one worker", n))
+	}
+	return func(c *config) { c.workers = n }
+}
+
+// WithPartitioner sets how indices are divided among workers; the default is
+// partition.Auto(). It panics if p is nil.
+func WithPartitioner(p partition.Partitioner) Option {
+	if p == nil {
+		panic("pfor: WithPartitioner(nil)")
+	}
+	return func(c *config) { c.part = p }
+}
+
+// WithGrain sets the grain: the number of items a worker takes at a time
+// from partitioners that take a grain (Auto, Stealing; see
+// partition.Grained), and the size below which a call runs inline on the
+// caller's goroutine without starting any worker. For Reduce it is the size
+// of the blocks whose partial results are combined. It panics if n < 1.
+func WithGrain(n int) Option {
+	if n < 1 {
+		panic(fmt.Sprintf("pfor: WithGrain(%d): grain must be at least 1", n))
+	}
+	return func(c *config) { c.grain = n }
+}
+
+// WithStats makes the call fill *s with per-worker statistics when it
+// returns. Measuring costs two clock reads per chunk.
+func WithStats(s *Stats) Option {
+	if s == nil {
+		panic("pfor: WithStats(nil)")
+	}
+	return func(c *config) { c.stats = s }
+}
+
+// WithLabel names the loop in profiles: while they run the call's chunks,
+// helper goroutines carry the pprof label loop=name (in addition to
+// stealkit="pfor helper" and helper=N, which they always carry), and with
+// runtime/trace enabled each worker slot is a trace region named
+// "pfor "+name. Setting labels costs a few allocations per call.
+func WithLabel(name string) Option {
+	return func(c *config) { c.label = name }
+}
+
+func configure(opts []Option) config {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.workers == 0 {
+		c.workers = runtime.GOMAXPROCS(0)
+	}
+	if c.part == nil {
+		c.part = partition.Auto()
+	}
+	return c
+}
+
+// partitioner returns the partitioner with the grain applied, if it takes one.
+func (c config) partitioner() partition.Partitioner {
+	if g, ok := c.part.(partition.Grained); ok && c.grain > 0 {
+		return g.WithGrain(c.grain)
+	}
+	return c.part
+}

@@ -1,0 +1,66 @@
+package pfor
+
+import "context"
+
+// Range calls body(i) for every i in [lo, hi), in parallel, and returns when
+// all calls have returned.
+//
+// body is called concurrently from several goroutines (the caller's among
+// them), in no particular order across workers; each worker processes the
+// indices of one chunk in increasing order. If body panics, no new chunk
+// starts, and once every worker has stopped Range panics in the caller's
+// goroutine with a *PanicError holding the value and the stack of the panic.
+// When hi-lo is at most the grain (see WithGrain), or there is one worker,
+// the loop runs on the caller's goroutine without involving any other.
+//
+// Range panics if hi < lo or body is nil. Per index it costs one indirect
+// call more than Chunks.
+func Range(lo, hi int, body func(i int), opts ...Option) {
+	checkRange("Range", lo, hi)
+	checkFunc("Range", "body", body == nil)
+	execute(nil, lo, hi, configure(opts), func(_, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			body(i)
+		}
+		return nil
+	})
+}
+
+// Chunks calls body(a, b) for disjoint ranges [a, b) that together cover
+// [lo, hi), in parallel: the fast path, as body's own loop over a chunk pays
+// nothing per index. Concurrency, panics and small ranges behave as for
+// Range. Chunks panics if hi < lo or body is nil.
+func Chunks(lo, hi int, body func(lo, hi int), opts ...Option) {
+	checkRange("Chunks", lo, hi)
+	checkFunc("Chunks", "body", body == nil)
+	execute(nil, lo, hi, configure(opts), func(_, lo, hi int) error {
+		body(lo, hi)
+		return nil
+	})
+}
+
+// RangeErr is Range with a context and errors. Once a body returns an error
+// or ctx is done, no new chunk starts and the indices left in a failing
+// chunk are skipped; bodies already running finish. RangeErr returns the
+// first error a body returned (the first in time, not the lowest index),
+// else ctx's error if ctx was done before all the work was handed out, else
+// nil. Panics behave as for Range. RangeErr panics if hi < lo or body is nil.
+func RangeErr(ctx context.Context, lo, hi int, body func(i int) error, opts ...Option) error {
+	checkRange("RangeErr", lo, hi)
+	checkFunc("RangeErr", "body", body == nil)
+	return execute(ctx, lo, hi, configure(opts), func(_, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			if err := body(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ChunksErr is Chunks with a context and errors, as RangeErr is to Range.
+func ChunksErr(ctx context.Context, lo, hi int, body func(lo, hi int) error, opts ...Option) error {
+	checkRange("ChunksErr", lo, hi)
+	checkFunc("ChunksErr", "body", body == nil)
+	return execute(ctx, lo, hi, configure(opts), func(_, lo, hi int) error { return body(lo, hi) })
+}
