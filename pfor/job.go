@@ -20,8 +20,8 @@ type job struct {
 	body  func(slot, lo, hi int) error
 	slots int32
 
-	next atomic.Int32 // next unclaimed slot
-	done atomic.Int32 // slots finished
+	next atomic.Int32  // next unclaimed slot
+	done atomic.Int32  // slots finished
 	wake chan struct{} // the slot that finishes last sends one token
 	stop atomic.Bool   // set on the first error, panic or cancellation: no new chunk starts
 

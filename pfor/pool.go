@@ -33,7 +33,7 @@ import (
 // helpers under the same mutex.
 type pool struct {
 	mu      sync.Mutex
-	jobs    []*job           // jobs that may still have unclaimed slots
+	jobs    []*job          // jobs that may still have unclaimed slots
 	idle    []chan struct{} // parked helpers, each waiting on its channel
 	helpers int             // helpers started
 	gen     atomic.Uint64   // incremented by every post: spinning helpers watch it
