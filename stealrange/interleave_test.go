@@ -1,0 +1,658 @@
+package stealrange
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Exhaustive interleavings of the real code.
+//
+// Every atomic step of the protocol calls stepHook first (step.go). Here the
+// hook parks the calling goroutine until a deterministic scheduler grants it
+// its step, so one owner and up to three thieves run real Ranges one atomic
+// step at a time, in an order the scheduler chooses. Between two grants
+// exactly one goroutine runs, which is how the hook knows who called it: the
+// scheduler sets sched.running before each grant. A step is the atomic
+// operation and the thread-local code after it, up to the next step.
+//
+// The explorer is a stateless model checker: it re-executes the scenario from
+// scratch along a recorded prefix of choices and backtracks depth first.
+// With reduce == false it tries every runnable thread at every step: every
+// interleaving. With reduce == true it runs at least one interleaving of each
+// class of interleavings that differ only in the order of independent steps,
+// by source-DPOR with sleep sets (Abdulla, Aronis, Jonsson and Sagonas,
+// "Optimal dynamic partial order reduction", POPL 2014, Algorithm 1). Two
+// steps are dependent iff they access the same word (low or steal) and one
+// writes it; a CAS counts as a write even when it fails. The owner's
+// unstepped load of low at the start of a take reads its own store, and only
+// thieves read low otherwise, so it depends on nothing. Interleavings of one
+// class end in the same state, so the reduced search reaches every outcome
+// the full one does. TestExplorerReductionIsSound checks that where the full
+// search is affordable, and TestInterleavingsExactlyOnce checks the outcomes
+// against the model in model_test.go. (Rejected: classic DPOR's rule, which
+// schedules p itself at the racing step's state, combined with never running
+// a thread in the sleep set. It missed outcomes, e.g. TryTake(2) over [0, 2)
+// against two one-shot thieves lost "thief 1 gets 0, thief 2 gets 1", and
+// TestExplorerReductionIsSound caught it.)
+
+// maxThreads bounds the owner (thread 0) and its thieves (1..).
+const maxThreads = 4
+
+// A scenario is what the threads do to one Range.
+type scenario struct {
+	name     string
+	lo, hi   int     // the Range is New(lo, hi)
+	ones     int     // the owner first calls TryTakeOne up to ones times, then
+	batch    int     // TryTake(batch) until exhausted; batch 0: TryTakeOne throughout
+	reset    bool    // then, if set, Reset(rlo, rhi) and takes until
+	rlo, rhi int     // exhausted again
+	thieves  []thief // thread 1+i runs thieves[i]
+}
+
+// thief is a thief's program: up to attempts TrySteal calls, stopping after
+// the first success if once is set. A thief records what it stole and does
+// nothing else with it.
+type thief struct {
+	attempts int
+	once     bool
+}
+
+// gens returns the ranges the owner owns in turn, in position space.
+func (sc *scenario) gens() [][2]uint64 {
+	g := [][2]uint64{{toPos(sc.lo), toPos(sc.hi)}}
+	if sc.reset {
+		g = append(g, [2]uint64{toPos(sc.rlo), toPos(sc.rhi)})
+	}
+	return g
+}
+
+// A handout is a chunk [lo, hi) of positions some thread was handed, from
+// generation gen: the owner's takes before Reset and steals that won a span
+// installed before Reset's set are generation 0, the rest generation 1.
+type handout struct {
+	thread, gen int
+	lo, hi      uint64
+}
+
+// tally checks handouts against the scenario's ranges and returns the
+// outcome, which thread got each index (one byte per index, '0' + thread),
+// or a description of the first violation: an empty or out-of-range chunk,
+// an index handed out twice, or an index never handed out.
+func tally(sc *scenario, hs []handout) (outcome string, err error) {
+	gens := sc.gens()
+	by := make([][]byte, len(gens))
+	for g, r := range gens {
+		by[g] = make([]byte, r[1]-r[0])
+	}
+	for _, h := range hs {
+		if h.lo >= h.hi {
+			return "", fmt.Errorf("thread %d was handed [%d, %d): want a non-empty chunk", h.thread, fromPos(h.lo), fromPos(h.hi))
+		}
+		r := gens[h.gen]
+		if h.lo < r[0] || h.hi > r[1] {
+			return "", fmt.Errorf("thread %d was handed [%d, %d): want a chunk of range %d, [%d, %d)",
+				h.thread, fromPos(h.lo), fromPos(h.hi), h.gen, fromPos(r[0]), fromPos(r[1]))
+		}
+		for p := h.lo; p < h.hi; p++ {
+			if got := by[h.gen][p-r[0]]; got != 0 {
+				return "", fmt.Errorf("index %d of range %d was handed to thread %d and to thread %d; want exactly once",
+					fromPos(p), h.gen, got-'0', h.thread)
+			}
+			by[h.gen][p-r[0]] = byte('0' + h.thread)
+		}
+	}
+	for g, r := range gens {
+		for i, b := range by[g] {
+			if b == 0 {
+				return "", fmt.Errorf("index %d of range %d was never handed out; want exactly once", fromPos(r[0]+uint64(i)), g)
+			}
+		}
+	}
+	var o strings.Builder
+	for g := range by {
+		o.Write(by[g])
+		o.WriteByte('|')
+	}
+	return o.String(), nil
+}
+
+// sched runs one execution: it owns the goroutines of the scenario's threads
+// and lets one of them run at a time.
+type sched struct {
+	reports chan report
+	grants  [maxThreads]chan struct{}
+	running int  // the thread granted last: the only one not parked
+	gen     int  // Reset set steps granted so far
+	abort   bool // granted threads exit instead of taking their step
+}
+
+// A report says that a thread parked before a step of the given kind, or
+// finished (possibly by panicking).
+type report struct {
+	thread int
+	kind   stepKind
+	done   bool
+	panic  any
+}
+
+// hook is stepHook during an execution. It runs on the thread that called
+// step, which is s.running: every other thread is parked.
+func (s *sched) hook(k stepKind) {
+	th := s.running
+	s.reports <- report{thread: th, kind: k}
+	<-s.grants[th]
+	if s.abort {
+		runtime.Goexit()
+	}
+}
+
+// start runs thread th until its first step.
+func (s *sched) start(th int, body func()) report {
+	s.grants[th] = make(chan struct{})
+	s.running = th
+	go func() {
+		var rep report
+		defer func() {
+			rep.thread, rep.done, rep.panic = th, true, recover()
+			s.reports <- rep
+		}()
+		body()
+	}()
+	return <-s.reports
+}
+
+// grant lets thread th take its next step and run to the step after it.
+func (s *sched) grant(th int) report {
+	s.running = th
+	s.grants[th] <- struct{}{}
+	return <-s.reports
+}
+
+// A dnode is the explorer's record of one state on the current path.
+type dnode struct {
+	live      uint8 // threads not yet finished
+	next      [maxThreads]stepKind
+	sleep     uint8 // threads whose next step leads only to interleavings explored already
+	backtrack uint8 // threads to run from here
+	done      uint8 // threads run from here already
+	chosen    int   // the thread run from here on the current path
+}
+
+// An event is one step executed, with its vector clock: clock[t] counts the
+// steps of thread t that happen before it (itself included).
+type event struct {
+	thread int
+	kind   stepKind
+	clock  [maxThreads]int32
+}
+
+// access names the shared word a step accesses and whether it writes it.
+func access(k stepKind) (low, write bool) {
+	switch k {
+	case stepReserve, stepResetClose, stepResetOpen:
+		return true, true
+	case stepStealLow:
+		return true, false
+	case stepTakeLoad, stepStealLoad:
+		return false, false
+	default: // stepShrink, stepTakeCAS, stepStealCAS, stepResetSet
+		return false, true
+	}
+}
+
+func dependent(a, b stepKind) bool {
+	la, wa := access(a)
+	lb, wb := access(b)
+	return la == lb && (wa || wb)
+}
+
+var stepNames = [...]string{
+	stepReserve: "reserve", stepTakeLoad: "load", stepShrink: "shrink", stepTakeCAS: "cas",
+	stepStealLoad: "load", stepStealLow: "low", stepStealCAS: "cas",
+	stepResetClose: "close", stepResetSet: "set", stepResetOpen: "open",
+}
+
+// schedule formats a path: "o:reserve t1:load ...".
+func schedule(evs []event) string {
+	var b strings.Builder
+	for i, e := range evs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if e.thread == 0 {
+			b.WriteString("o:")
+		} else {
+			fmt.Fprintf(&b, "t%d:", e.thread)
+		}
+		b.WriteString(stepNames[e.kind])
+	}
+	return b.String()
+}
+
+// explorer searches the interleavings of one scenario.
+type explorer struct {
+	sc       *scenario
+	reduce   bool
+	stack    []dnode
+	events   []event
+	runs     int // executions that ran to the end
+	pruned   int // executions cut short because every runnable thread was asleep
+	outcomes map[string]bool
+}
+
+// maxDepth bounds an execution: more steps than this is a livelock.
+const maxDepth = 400
+
+// explore runs every execution of x.sc and reports the first violation.
+func (x *explorer) explore() error {
+	x.outcomes = map[string]bool{}
+	// One thread runs at a time: with one P, a grant is a direct hand-off.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for {
+		if err := x.execute(); err != nil {
+			return fmt.Errorf("%v\nschedule: %s", err, schedule(x.events))
+		}
+		if !x.backtrack() {
+			return nil
+		}
+	}
+}
+
+// backtrack moves to the next path to run and reports whether there is one.
+func (x *explorer) backtrack() bool {
+	for len(x.stack) > 0 {
+		n := &x.stack[len(x.stack)-1]
+		n.done |= 1 << n.chosen
+		if c := n.backtrack &^ n.done &^ n.sleep; c != 0 {
+			n.chosen = bits.TrailingZeros8(c)
+			return true
+		}
+		x.stack = x.stack[:len(x.stack)-1]
+	}
+	return false
+}
+
+// execute runs the scenario along x.stack and extends the path to the end.
+func (x *explorer) execute() (err error) {
+	sc := x.sc
+	r := New(sc.lo, sc.hi)
+	s := &sched{reports: make(chan report)}
+	stepHook = s.hook
+	var live uint8
+	var next [maxThreads]stepKind
+	logs := make([][]handout, 1+len(sc.thieves))
+	note := func(rep report) error {
+		if !rep.done {
+			next[rep.thread] = rep.kind
+			return nil
+		}
+		live &^= 1 << rep.thread
+		if rep.panic != nil {
+			return fmt.Errorf("thread %d panicked: %v", rep.thread, rep.panic)
+		}
+		return nil
+	}
+	defer func() {
+		// Let the threads still parked exit, one at a time.
+		s.abort = true
+		for th := range logs {
+			if live&(1<<th) != 0 {
+				s.grant(th)
+			}
+		}
+		stepHook = nil
+	}()
+	for th := range logs {
+		live |= 1 << th
+		body := func() { thiefBody(s, r, sc.thieves[th-1], th, &logs[th]) }
+		if th == 0 {
+			body = func() { ownerBody(r, sc, &logs[0]) }
+		}
+		if err := note(s.start(th, body)); err != nil {
+			return err
+		}
+	}
+
+	x.events = x.events[:0]
+	var clocks [maxThreads][maxThreads]int32 // clocks[t]: clock of t's last event
+	var childSleep uint8
+	for d := 0; live != 0; d++ {
+		if d == maxDepth {
+			return fmt.Errorf("no end after %d steps: livelock", maxDepth)
+		}
+		fresh := d >= len(x.stack)-1 // the choice at d has not been run before
+		if d < len(x.stack) {
+			if n := &x.stack[d]; n.live != live || n.next != next {
+				return fmt.Errorf("replay diverged at step %d: the code under test is not deterministic", d)
+			}
+		} else {
+			n := dnode{live: live, next: next, sleep: childSleep}
+			avail := live &^ n.sleep
+			if avail == 0 {
+				x.pruned++
+				return nil
+			}
+			n.chosen = bits.TrailingZeros8(avail)
+			n.backtrack = 1 << n.chosen
+			if !x.reduce {
+				n.backtrack = live
+			}
+			x.stack = append(x.stack, n)
+		}
+		n := &x.stack[d]
+		p := n.chosen
+		if x.reduce && fresh {
+			x.race(d, p, next[p], &clocks)
+			// Sleep sets: a thread explored from here already (or asleep
+			// here) whose step is independent of p's stays asleep after p's.
+			childSleep = 0
+			for q := range maxThreads {
+				if (n.sleep|n.done)&^(1<<p)&(1<<q) != 0 && !dependent(n.next[q], n.next[p]) {
+					childSleep |= 1 << q
+				}
+			}
+		}
+		ev := event{thread: p, kind: next[p], clock: clocks[p]}
+		for _, e := range x.events {
+			if e.thread != p && dependent(e.kind, ev.kind) {
+				for t := range maxThreads {
+					ev.clock[t] = max(ev.clock[t], e.clock[t])
+				}
+			}
+		}
+		ev.clock[p]++
+		clocks[p] = ev.clock
+		x.events = append(x.events, ev)
+		if ev.kind == stepResetSet {
+			s.gen++
+		}
+		if err := note(s.grant(p)); err != nil {
+			return err
+		}
+	}
+
+	var hs []handout
+	for _, l := range logs {
+		hs = append(hs, l...)
+	}
+	outcome, err := tally(sc, hs)
+	if err != nil {
+		return err
+	}
+	x.runs++
+	x.outcomes[outcome] = true
+	return nil
+}
+
+// race is source-DPOR's race reversal (Abdulla et al., POPL 2014,
+// Algorithm 1) for thread p about to take a step of kind k at depth d: for
+// every step e of another thread in a race with it (dependent, and ordered
+// before it by no other step), some thread that can start the reversed order
+// (an initial of the steps after e that do not depend on e, followed by p's
+// step) is scheduled to run at e's state, unless one already is.
+func (x *explorer) race(d, p int, k stepKind, clocks *[maxThreads][maxThreads]int32) {
+	hb := func(e *event, c *[maxThreads]int32) bool { return c[e.thread] >= e.clock[e.thread] }
+	next := clocks[p] // the clock p's step will have
+	for i := range d {
+		if e := &x.events[i]; e.thread != p && dependent(e.kind, k) {
+			for t := range maxThreads {
+				next[t] = max(next[t], e.clock[t])
+			}
+		}
+	}
+	var notdep []*event
+	for i := range d {
+		e := &x.events[i]
+		if e.thread == p || !dependent(e.kind, k) || hb(e, &clocks[p]) {
+			continue
+		}
+		inRace := true
+		for j := i + 1; j < d && inRace; j++ {
+			f := &x.events[j]
+			inRace = f.thread == p || !dependent(f.kind, k) || !hb(e, &f.clock)
+		}
+		if !inRace {
+			continue
+		}
+		var initials uint8
+		notdep = notdep[:0]
+		for j := i + 1; j < d; j++ {
+			f := &x.events[j]
+			if hb(e, &f.clock) {
+				continue
+			}
+			first := true
+			for _, g := range notdep {
+				first = first && !hb(g, &f.clock)
+			}
+			if first {
+				initials |= 1 << f.thread
+			}
+			notdep = append(notdep, f)
+		}
+		first := true
+		for _, g := range notdep {
+			first = first && !hb(g, &next)
+		}
+		if first {
+			initials |= 1 << p
+		}
+		if b := &x.stack[i].backtrack; *b&initials == 0 {
+			if initials&(1<<p) != 0 {
+				*b |= 1 << p
+			} else {
+				*b |= 1 << bits.TrailingZeros8(initials)
+			}
+		}
+	}
+}
+
+// ownerBody is the owner's program.
+func ownerBody(r *Range, sc *scenario, log *[]handout) {
+	for gen := range len(sc.gens()) {
+		if gen == 1 {
+			r.Reset(sc.rlo, sc.rhi)
+		}
+		for call := 0; ; call++ {
+			var lo, hi uint64
+			if sc.batch == 0 || call < sc.ones {
+				i, ok := r.TryTakeOne()
+				if !ok {
+					break
+				}
+				lo, hi = toPos(i), toPos(i)+1
+			} else {
+				a, b, ok := r.TryTake(sc.batch)
+				if !ok {
+					break
+				}
+				lo, hi = toPos(a), toPos(b)
+			}
+			*log = append(*log, handout{0, gen, lo, hi})
+			if lo >= hi {
+				return // tally reports it
+			}
+		}
+	}
+}
+
+// thiefBody is thief th's program.
+func thiefBody(s *sched, r *Range, p thief, th int, log *[]handout) {
+	for range p.attempts {
+		if lo, hi, ok := r.TrySteal(); ok {
+			// The CAS that committed the steal ran in this step: s.gen says
+			// whether Reset's set ran before it.
+			*log = append(*log, handout{th, s.gen, toPos(lo), toPos(hi)})
+			if p.once {
+				return
+			}
+		}
+	}
+}
+
+// sizes returns the ranges [lo, lo+n) for n in ns.
+func sizes(name string, lo int, ns []int, sc scenario) []scenario {
+	var out []scenario
+	for _, n := range ns {
+		s := sc
+		s.lo, s.hi = lo, lo+n
+		s.name = fmt.Sprintf("%s/[%d,%d)", name, lo, lo+n)
+		out = append(out, s)
+	}
+	return out
+}
+
+// upto returns 0, 1, ..., n.
+func upto(n int) []int {
+	ns := make([]int, n+1)
+	for i := range ns {
+		ns[i] = i
+	}
+	return ns
+}
+
+var (
+	twoThieves   = []thief{{attempts: 2}, {attempts: 2}}
+	twoOnce      = []thief{{attempts: 2, once: true}, {attempts: 2, once: true}}
+	threeThieves = []thief{{attempts: 1}, {attempts: 1}, {attempts: 1}}
+)
+
+// resets returns Reset scenarios: [lo, lo+n1) taken until exhausted, then
+// Reset to [rlo, rlo+n2), for each pair of sizes.
+func resets(name string, lo, rlo int, sc scenario, n1s, n2s []int) []scenario {
+	var out []scenario
+	for _, n1 := range n1s {
+		for _, n2 := range n2s {
+			s := sc
+			s.lo, s.hi, s.reset, s.rlo, s.rhi = lo, lo+n1, true, rlo, rlo+n2
+			s.name = fmt.Sprintf("%s/[%d,%d)-then-[%d,%d)", name, lo, lo+n1, rlo, rlo+n2)
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// explorerScenarios are the scenarios of TestInterleavingsExactlyOnce: each
+// owner program against 2 thieves with 2 TrySteal calls each (and some with
+// 3 thieves, or thieves that stop after a steal), on ranges of 0 to 5
+// indices, at 0, at math.MinInt and ending at math.MaxInt.
+func explorerScenarios() []scenario {
+	var scs []scenario
+	add := func(s []scenario) { scs = append(scs, s...) }
+	n1, n2, n3 := 3, 4, 5 // largest sizes, for dearer and cheaper owners
+	if raceEnabled {
+		// Every step is handed over by a channel, which orders all memory
+		// accesses: the race detector cannot find anything here.
+		n1, n2, n3 = 2, 2, 3
+	}
+	add(sizes("TryTakeOne-until-exhausted/2-thieves-x2", 0, upto(n1), scenario{thieves: twoThieves}))
+	add(sizes("TryTakeOne-until-exhausted/2-thieves-x1", 0, []int{n3}, scenario{thieves: []thief{{attempts: 1}, {attempts: 1}}}))
+	add(sizes("TryTakeOne-until-exhausted/1-thief-x3", 0, []int{n3}, scenario{thieves: []thief{{attempts: 3}}}))
+	add(sizes("TryTakeOne-until-exhausted/3-thieves-x1", 0, upto(n1), scenario{thieves: threeThieves}))
+	for k := 1; k <= 4; k++ {
+		name := fmt.Sprintf("TryTake(%d)-until-exhausted", k)
+		ns := []int{n1, n2, n3, n3}[k-1]
+		add(sizes(name+"/2-thieves-x2", 0, upto(ns), scenario{batch: k, thieves: twoThieves}))
+		add(sizes(name+"/thieves-stop-after-a-steal", 0, upto(ns), scenario{batch: k, thieves: twoOnce}))
+	}
+	add(sizes("TryTake(3)-until-exhausted/3-thieves-x1", 0, upto(n3), scenario{batch: 3, thieves: threeThieves}))
+	add(sizes("at-MinInt/TryTake(2)", math.MinInt, upto(n2), scenario{batch: 2, thieves: twoThieves}))
+	add(sizes("at-MinInt/TryTakeOne", math.MinInt, upto(n1), scenario{thieves: twoThieves}))
+	add(sizes("ending-at-MaxInt/TryTake(2)", math.MaxInt-n2, []int{n2}, scenario{batch: 2, thieves: twoThieves}))
+	add(sizes("ending-at-MaxInt/TryTakeOne", math.MaxInt-n1, []int{n1}, scenario{thieves: twoThieves}))
+	// Far from the steal range TryTakeOne reserves maxAhead indices at once;
+	// TryTake hands those out first.
+	add(sizes("TryTakeOne-reserving-ahead-then-TryTake(big)", 0, []int{200},
+		scenario{ones: 3, batch: 1 << 30, thieves: twoThieves}))
+	// Reset after exhaustion (the ABA case): a thief that read the old span
+	// or the old low must get nothing twice, from either range, wherever the
+	// new range lies: below, on, above (with a gap) or at the end of the int
+	// domain.
+	mixed := []thief{{attempts: 2}, {attempts: 1}}
+	rs := upto(n1 - 1)
+	add(resets("Reset/below", 10, 0, scenario{batch: 2, thieves: mixed}, rs, rs))
+	add(resets("Reset/same-indices", 0, 0, scenario{batch: 2, thieves: mixed}, rs, rs))
+	add(resets("Reset/above-with-gap", 0, 12, scenario{batch: 2, thieves: mixed}, rs, rs))
+	add(resets("Reset/TryTakeOne/above-with-gap", 0, 12, scenario{thieves: mixed}, rs, rs))
+	add(resets("Reset/ending-at-MaxInt", math.MaxInt-2, math.MaxInt-20, scenario{batch: 2, thieves: mixed}, []int{2}, rs))
+	return scs
+}
+
+// TestInterleavingsExactlyOnce runs every interleaving (up to reordering of
+// independent steps) of one owner and its thieves on real Ranges: every
+// index of every range the owner owns is handed out exactly once, and every
+// thread finishes. Where the model applies, the outcomes (who got which
+// index) are exactly the model's.
+func TestInterleavingsExactlyOnce(t *testing.T) {
+	total := 0
+	for _, sc := range explorerScenarios() {
+		t.Run(sc.name, func(t *testing.T) {
+			x := &explorer{sc: &sc, reduce: true}
+			if err := x.explore(); err != nil {
+				t.Fatal(err)
+			}
+			total += x.runs
+			msg := fmt.Sprintf("%d executions (%d more cut short by sleep sets), %d outcomes", x.runs, x.pruned, len(x.outcomes))
+			if modelled(&sc) {
+				r := newModel(&sc, asWritten).explore()
+				if !sameSet(x.outcomes, r.outcomes) {
+					t.Errorf("outcomes: got %d from the code, %d from the model; want the same", len(x.outcomes), len(r.outcomes))
+				}
+				msg += fmt.Sprintf(", standing for %v interleavings", r.paths)
+			}
+			t.Log(msg)
+		})
+	}
+	t.Logf("%d executions in all", total)
+}
+
+// TestExplorerReductionIsSound runs the scenarios small enough for it twice,
+// through every interleaving and through the reduced search: both reach the
+// same outcomes, and the number of interleavings is the model's.
+func TestExplorerReductionIsSound(t *testing.T) {
+	scs := sizes("TryTake(2)/2-thieves-x1", 0, upto(4), scenario{batch: 2, thieves: []thief{{attempts: 1}, {attempts: 1}}})
+	scs = append(scs, sizes("TryTakeOne/2-thieves-x2", 0, upto(1), scenario{thieves: twoThieves})...)
+	scs = append(scs, sizes("TryTake(1)/3-thieves-x1", 0, upto(1), scenario{batch: 1, thieves: threeThieves})...)
+	scs = append(scs, resets("Reset/TryTake(1)/1-thief-x2", 0, 0, scenario{batch: 1, thieves: []thief{{attempts: 2}}}, []int{1, 2}, []int{1, 2})...)
+	if raceEnabled {
+		scs = scs[:4]
+	}
+	for _, sc := range scs {
+		t.Run(sc.name, func(t *testing.T) {
+			full := &explorer{sc: &sc}
+			if err := full.explore(); err != nil {
+				t.Fatal(err)
+			}
+			red := &explorer{sc: &sc, reduce: true}
+			if err := red.explore(); err != nil {
+				t.Fatal(err)
+			}
+			r := newModel(&sc, asWritten).explore()
+			if !sameSet(full.outcomes, red.outcomes) || !sameSet(full.outcomes, r.outcomes) {
+				t.Errorf("outcomes: got %d from every interleaving, %d from the reduced search, %d from the model; want the same",
+					len(full.outcomes), len(red.outcomes), len(r.outcomes))
+			}
+			if r.paths.Cmp(big.NewInt(int64(full.runs))) != 0 {
+				t.Errorf("interleavings: got %d from the code, %v from the model; want the same", full.runs, r.paths)
+			}
+			t.Logf("%d interleavings, %d executions reduced, %d outcomes", full.runs, red.runs, len(full.outcomes))
+		})
+	}
+}
+
+func sameSet(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
