@@ -106,10 +106,14 @@ type Range struct {
 	// Owner only: fresh spans for the owner's installs (see newSpan).
 	slab []span
 
+	// Owner only: the batch the last successful take returned, [lastLo,
+	// lastHi), which GiveBack may hand back a suffix of.
+	lastLo, lastHi uint64
+
 	// Ranges are usually allocated side by side, one per worker, and the
 	// owner writes low on every take: keep neighbours off this cache line
 	// pair (measured: BenchmarkTryTakeParallelOwners).
-	_ [128 - 72]byte
+	_ [128 - 88]byte
 }
 
 // slabSize is how many spans the owner allocates at a time.
@@ -168,6 +172,7 @@ func (r *Range) TryTakeOne() (i int, ok bool) {
 	if r.next < r.ahead {
 		i := r.next
 		r.next++
+		r.lastLo, r.lastHi = i, i+1
 		return fromPos(i), true
 	}
 	k := uint64(1)
@@ -181,6 +186,7 @@ func (r *Range) TryTakeOne() (i int, ok bool) {
 	if hi != lo+1 {
 		r.next, r.ahead = toPos(lo)+1, toPos(hi)
 	}
+	r.lastLo, r.lastHi = toPos(lo), toPos(lo)+1
 	return lo, true
 }
 
@@ -196,9 +202,14 @@ func (r *Range) TryTake(max int) (lo, hi int, ok bool) {
 	if r.next < r.ahead { // hand out what TryTakeOne reserved first
 		lo := r.next
 		r.next += min(uint64(max), r.ahead-r.next)
+		r.lastLo, r.lastHi = lo, r.next
 		return fromPos(lo), fromPos(r.next), true
 	}
-	return r.take(uint64(max))
+	lo, hi, ok = r.take(uint64(max))
+	if ok {
+		r.lastLo, r.lastHi = toPos(lo), toPos(hi)
+	}
+	return lo, hi, ok
 }
 
 // take implements TryTake for k >= 1.
@@ -281,4 +292,43 @@ func (r *Range) Reset(lo, hi int) {
 	r.low.Store(pl) // open: linearization point of Reset
 	r.limit = ph
 	r.next, r.ahead, r.seenMid = 0, 0, carveMid(pl, ph)
+	r.lastLo, r.lastHi = 0, 0
+}
+
+// GiveBack hands back the indices [from, hi) of the batch [lo, hi) that the
+// owner's last TryTake or TryTakeOne returned, none of which the owner has
+// processed, so that they can be taken or stolen again: the owner's next
+// take starts at from, and the steal range is carved anew from what is left.
+// It is executed only by the owner, typically when other workers are idle
+// while it holds a batch that turned out to be expensive. Indices the last
+// TryTakeOne reserved ahead are handed back too. GiveBack panics if from is
+// not within [lo, hi].
+//
+// It runs Reset's three writes with a CAS in the middle: low = MaxUint64
+// (close: every thief now backs off), CAS the current span s to
+// carve(from, s.end), retrying if a thief that read low before the close
+// wins s first (set), low = from (open; the linearization point). Every
+// index in [from, s.end) is then either the owner's or stealable, and no
+// index below from is: the owner processed those.
+func (r *Range) GiveBack(from int) {
+	p := toPos(from)
+	if p < r.lastLo || p > r.lastHi || r.lastHi == r.lastLo {
+		panic(fmt.Sprintf("stealrange: GiveBack(%d): not within the last batch taken [%d, %d)",
+			from, fromPos(r.lastLo), fromPos(r.lastHi)))
+	}
+	step(stepGiveClose)
+	r.low.Store(math.MaxUint64) // close: every thief now sees low > mid
+	for {
+		step(stepGiveLoad)
+		s := r.steal.Load()
+		step(stepGiveCAS)
+		if r.steal.CompareAndSwap(s, r.ownerCarve(p, s.end)) { // set: s.end >= lastHi >= from
+			r.seenMid = carveMid(p, s.end)
+			break
+		}
+	}
+	step(stepGiveOpen)
+	r.low.Store(p) // open: linearization point of GiveBack
+	r.next, r.ahead = 0, 0
+	r.lastLo, r.lastHi = 0, 0
 }

@@ -17,6 +17,10 @@ const (
 	stepResetClose                 // owner: store low = MaxUint64
 	stepResetSet                   // owner: store steal = carve(a, b)
 	stepResetOpen                  // owner: store low = a
+	stepGiveClose                  // owner: store low = MaxUint64
+	stepGiveLoad                   // owner: load steal
+	stepGiveCAS                    // owner: CAS steal to carve(from, end)
+	stepGiveOpen                   // owner: store low = from
 )
 
 // stepHook is nil outside tests. Tests set it before starting the goroutines

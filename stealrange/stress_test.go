@@ -12,7 +12,8 @@ import (
 
 // stealLoop runs a full work-stealing loop over [lo, hi) with w workers and
 // returns how often each index was handed out. Each worker owns a Range over
-// its static block, drains it in batches of random size, then steals from
+// its static block, drains it in batches of random size (now and then
+// processing only a prefix of a batch and giving the rest back), then steals from
 // random victims and Resets its own Range to the stolen chunk, so that others
 // can steal from it in turn. Workers stop when every index has been handed out.
 func stealLoop(t *testing.T, lo, hi, w int, seed uint64) (counts []uint32, steals int64) {
@@ -45,6 +46,12 @@ func stealLoop(t *testing.T, lo, hi, w int, seed uint64) (counts []uint32, steal
 						continue
 					}
 				} else if a, b, ok := own.TryTake(1 + rng.IntN(8)); ok {
+					if rng.IntN(4) == 0 { // process a prefix, hand back the rest
+						f := a + rng.IntN(b-a+1)
+						record(a, f)
+						own.GiveBack(f)
+						continue
+					}
 					record(a, b)
 					continue
 				}
