@@ -7,13 +7,20 @@ import (
 	"github.com/stealkit/stealkit/partition"
 )
 
-// simulate drives run in virtual time: the worker with the smallest clock
-// calls Next next; its clock advances by the cost of the items it got plus a
-// fixed cost per Next. It returns the makespan (the last worker's finish).
-// clock is the virtual time the adaptive partitioner reads.
+// simulate drives run in virtual time as pfor drives it: the worker with
+// the smallest clock acts next; its clock advances by the cost of the items
+// it processes plus a fixed cost per Next. A range from a SplittingRun is
+// processed in 16 pieces, and after each piece the worker gives back the rest
+// if another worker is hungry; a worker whose Next finds nothing polls again
+// (after perNext) while Idle says others hold ranges. It returns the
+// makespan (the last worker's finish). clock is the virtual time the
+// adaptive partitioner reads.
 func simulate(run partition.Run, workers int, cost func(i int) int64, perNext int64, clock *int64) int64 {
+	const pieces = 16
+	split, _ := run.(partition.SplittingRun)
 	t := make([]int64, workers)
 	done := make([]bool, workers)
+	cur := make([][3]int, workers) // range being processed {lo, hi, piece size}, empty if none
 	for left := workers; left > 0; {
 		w := -1
 		for k := range t {
@@ -22,15 +29,31 @@ func simulate(run partition.Run, workers int, cost func(i int) int64, perNext in
 			}
 		}
 		*clock = t[w]
-		lo, hi, ok := run.Next(w)
-		t[w] += perNext
-		if !ok {
-			done[w] = true
-			left--
+		if lo, hi := cur[w][0], cur[w][1]; lo < hi { // the next piece
+			end := hi
+			if split != nil {
+				end = lo + min(cur[w][2], hi-lo)
+			}
+			for i := lo; i < end; i++ {
+				t[w] += cost(i)
+			}
+			cur[w][0] = end
+			if end < hi && split != nil && split.Hungry() {
+				split.GiveBack(w, end)
+				cur[w] = [3]int{}
+			}
 			continue
 		}
-		for i := lo; i < hi; i++ {
-			t[w] += cost(i)
+		lo, hi, ok := run.Next(w)
+		t[w] += perNext
+		switch {
+		case ok:
+			cur[w] = [3]int{lo, hi, max(1, (hi-lo)/pieces)} // pfor's pieces: sixteenths of the whole range
+		case split != nil && split.Idle(w):
+			// poll again after perNext
+		default:
+			done[w] = true
+			left--
 		}
 	}
 	var makespan int64
@@ -76,18 +99,17 @@ func shapes(n int) map[string]func(i int) int64 {
 	}
 }
 
-// TestAutoBalancesEveryShape: in virtual time, with 2 or 3 workers, Auto
-// finishes within 5% (plus one heavy item) of the ideal makespan,
-// total/workers, for every cost shape, where Static does not.
+// TestAutoBalancesEveryShape: in virtual time, driven as pfor drives it,
+// Auto finishes within 5% (plus one heavy item) of the ideal makespan,
+// total/workers, for every cost shape with 2 and 3 workers, and within 10%
+// with 8, where Static is up to 7.7x off.
 //
-// With 8 and more workers a known limit shows: an adaptive batch is sized
-// from the cost of the items before it, and a taken batch cannot be stolen,
-// so the batch that first crosses from cheap items into 1000x heavier ones
-// (about 200 items here) runs on one worker: with 32 workers and 2% of the
-// range heavy that is up to 5x the ideal makespan (Static: 15-30x). The test
-// holds those cases to at most half of Static's makespan and logs the
-// ratios. Closing the gap needs a way to give back the unprocessed rest of a
-// running batch.
+// With 32 workers a limit shows: an adaptive batch is sized from the cost of
+// the items before it, so the batch that first crosses from cheap items into
+// 1000x heavier ones (about 200 items here) holds 200 heavy items; give-back
+// splits it at the next sixteenth, but that piece (12 heavy items, 0.6 ms)
+// still runs on one worker while the ideal makespan is 3.3 ms. The test
+// holds 32 workers to 1.5x the ideal (Static: up to 30x) and logs ratios.
 func TestAutoBalancesEveryShape(t *testing.T) {
 	const n = 100_000
 	for name, cost := range shapes(n) {
@@ -102,11 +124,15 @@ func TestAutoBalancesEveryShape(t *testing.T) {
 			got := simulate(auto.Start(0, n, workers), workers, cost, 60, &clock)
 			ideal := total / int64(workers)
 			st := simulate(partition.Static().Start(0, n, workers), workers, cost, 60, &clock)
-			if limit := ideal + ideal/20 + most; workers <= 3 && got > limit {
-				t.Errorf("%s, %d workers: auto makespan %d ns; want at most %d (ideal %d)", name, workers, got, limit, ideal)
+			limit := ideal + ideal/20 + most
+			switch {
+			case workers > 8:
+				limit = ideal + ideal/2
+			case workers > 3:
+				limit = ideal + ideal/10 + most
 			}
-			if workers > 3 && got > max(st/2, ideal+ideal/20+most) {
-				t.Errorf("%s, %d workers: auto makespan %d ns; want at most half of static's %d", name, workers, got, st)
+			if got > limit {
+				t.Errorf("%s, %d workers: auto makespan %d ns; want at most %d (ideal %d, static %d)", name, workers, got, limit, ideal, st)
 			}
 			t.Logf("%-10s %2d workers: auto %.3f x ideal, static %.3f x ideal", name, workers, float64(got)/float64(ideal), float64(st)/float64(ideal))
 		}

@@ -61,6 +61,29 @@ type StealingRun interface {
 	Stolen(w int) bool
 }
 
+// A SplittingRun is a StealingRun whose workers can split the range they
+// are processing on demand: a worker that finds nothing to steal while
+// others still hold ranges calls Idle and polls Next again, and a worker
+// that sees Hungry gives back the unprocessed rest of its range with
+// GiveBack, where the idle worker can steal it. This bounds the imbalance
+// a batch can cause when its items turn out far more expensive than the
+// items before it. The methods for worker w may be called whenever Next(w)
+// is not running.
+type SplittingRun interface {
+	StealingRun
+	// Hungry reports whether some worker is waiting for work.
+	Hungry() bool
+	// GiveBack hands back [from, hi) of the range [lo, hi) that Next(w)
+	// returned last, none of which w has processed (lo <= from <= hi).
+	GiveBack(w, from int)
+	// Idle is called by worker w after Next(w) reported no work. It reports
+	// whether w should call Next again, because another worker still
+	// holds a range it may give back; w counts as hungry until its Next
+	// returns work or Idle returns false. A single goroutine that drives
+	// every worker must not wait on Idle: it would wait for itself.
+	Idle(w int) bool
+}
+
 // A Grained partitioner can be set to a fixed grain: the number of items a
 // worker takes at a time. pfor's WithGrain uses it.
 type Grained interface {

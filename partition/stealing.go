@@ -2,6 +2,7 @@ package partition
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/stealkit/stealkit/stealrange"
@@ -101,21 +102,26 @@ func (p stealing) Start(lo, hi, workers int) Run {
 }
 
 // stealRun is one run of the stealing partitioners. ws[w] is touched by w's
-// driver only, except ws[v].own.TrySteal, which any worker calls.
+// driver only, except ws[v].own.TrySteal and ws[v].holding, which any
+// worker uses.
 type stealRun struct {
 	ws       []stealWorker
 	clock    func() int64
 	adaptive bool
+	hungry   atomic.Int32 // workers waiting in Idle for others to give back work
 }
 
 type stealWorker struct {
-	own    stealrange.Range // padded to its own cache lines
-	rng    uint64           // xorshift state for victim choice
-	batch  int              // items per take
-	last   int64            // adaptive: clock at the previous Next
-	taken  int              // adaptive: size of the batch returned by the previous Next
-	stolen bool             // the current range came from a steal
-	counts Counts
+	own     stealrange.Range // padded to its own cache lines
+	holding atomic.Bool      // between a Next that returned work and w's next Next
+	rng     uint64           // xorshift state for victim choice
+	batch   int              // items per take
+	last    int64            // adaptive: clock at the previous Next
+	taken   int              // adaptive: items processed since the previous Next
+	lo      int              // start of the range Next returned last
+	stolen  bool             // the current range came from a steal
+	waiting bool             // w is counted in hungry
+	counts  Counts
 }
 
 func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
@@ -125,14 +131,50 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	}
 	for {
 		if lo, hi, ok := me.own.TryTake(me.batch); ok {
-			me.taken = hi - lo
+			me.taken, me.lo = hi-lo, lo
+			if me.waiting {
+				me.waiting = false
+				r.hungry.Add(-1)
+			}
+			if !me.holding.Load() {
+				me.holding.Store(true)
+			}
 			return lo, hi, true
 		}
 		if !r.steal(w) {
 			me.taken = 0
+			if me.holding.Load() {
+				me.holding.Store(false)
+			}
 			return 0, 0, false
 		}
 	}
+}
+
+func (r *stealRun) Hungry() bool { return r.hungry.Load() > 0 }
+
+func (r *stealRun) GiveBack(w, from int) {
+	me := &r.ws[w]
+	me.own.GiveBack(from)
+	me.taken = from - me.lo // what w processed, for the adaptive batch size
+}
+
+func (r *stealRun) Idle(w int) bool {
+	me := &r.ws[w]
+	for v := range r.ws {
+		if v != w && r.ws[v].holding.Load() {
+			if !me.waiting {
+				me.waiting = true
+				r.hungry.Add(1)
+			}
+			return true
+		}
+	}
+	if me.waiting {
+		me.waiting = false
+		r.hungry.Add(-1)
+	}
+	return false
 }
 
 // adapt sizes w's next batch from how long its previous one took.
