@@ -74,12 +74,9 @@ func inline(lo, hi int, c config, body func(slot, lo, hi int) error) (err error)
 		return body(0, lo, hi)
 	}
 	st := &jobStats{workers: make([]WorkerStats, 1)}
-	j := &job{stats: st}
-	j.run = partition.Static().Start(lo, hi, 1)
-	j.body = body
-	j.runSlotMeasured(0)
+	err = (&job{body: body}).process(0, lo, hi, nil, &st.workers[0])
 	fillStats(c, nil, st)
-	return j.err
+	return err
 }
 
 func fillStats(c config, run partition.Run, st *jobStats) {

@@ -54,9 +54,10 @@ func (j *job) runSlot(s int) {
 		}
 	}()
 	defer j.region()()
+	split, _ := j.run.(partition.SplittingRun)
+	var ws *WorkerStats
 	if j.stats != nil {
-		j.runSlotMeasured(s)
-		return
+		ws = &j.stats.workers[s]
 	}
 	for {
 		if j.stopped() {
@@ -64,13 +65,54 @@ func (j *job) runSlot(s int) {
 		}
 		lo, hi, ok := j.run.Next(s)
 		if !ok {
+			if split != nil && split.Idle(s) {
+				runtime.Gosched() // another worker may give back part of its range
+				continue
+			}
 			return
 		}
-		if err := j.body(s, lo, hi); err != nil {
+		if err := j.process(s, lo, hi, split, ws); err != nil {
 			j.fail(err, nil)
 			return
 		}
 	}
+}
+
+// pieces is how many parts a range is processed in when its run can split:
+// between parts the worker checks whether another is hungry and, if so,
+// gives back the parts it has not started.
+const pieces = 16
+
+// process runs the body over [lo, hi), in pieces if the run can split.
+func (j *job) process(s, lo, hi int, split partition.SplittingRun, ws *WorkerStats) error {
+	var t0 time.Time
+	if ws != nil {
+		t0 = time.Now()
+		ws.Chunks++
+		defer func() { ws.Busy += time.Since(t0) }()
+	}
+	if split == nil || hi-lo < 2 {
+		if ws != nil {
+			ws.Items += int64(hi - lo)
+		}
+		return j.body(s, lo, hi)
+	}
+	step := max(1, (hi-lo)/pieces)
+	for lo < hi {
+		end := lo + min(step, hi-lo)
+		if err := j.body(s, lo, end); err != nil {
+			return err
+		}
+		if ws != nil {
+			ws.Items += int64(end - lo)
+		}
+		lo = end
+		if lo < hi && split.Hungry() {
+			split.GiveBack(s, lo)
+			return nil
+		}
+	}
+	return nil
 }
 
 // fail records the first error or panic and stops the job. A panic replaces
@@ -133,26 +175,4 @@ func (j *job) drive() {
 // slot's driver.
 type jobStats struct {
 	workers []WorkerStats
-}
-
-func (j *job) runSlotMeasured(s int) {
-	ws := &j.stats.workers[s]
-	for {
-		if j.stopped() {
-			return
-		}
-		lo, hi, ok := j.run.Next(s)
-		if !ok {
-			return
-		}
-		t0 := time.Now()
-		err := j.body(s, lo, hi)
-		ws.Busy += time.Since(t0)
-		ws.Chunks++
-		ws.Items += int64(hi - lo)
-		if err != nil {
-			j.fail(err, nil)
-			return
-		}
-	}
 }
