@@ -1,0 +1,5 @@
+//go:build race
+
+package partition_test
+
+const raceEnabled = true
