@@ -111,10 +111,7 @@ func shapes(n int) map[string]func(i int) int64 {
 // still runs on one worker while the ideal makespan is 3.3 ms. The test
 // holds 32 workers to 1.5x the ideal (Static: up to 30x) and logs ratios.
 func TestAutoBalancesEveryShape(t *testing.T) {
-	n := 100_000
-	if raceEnabled { // single-goroutine: the race detector has nothing to check, only to slow
-		n = 20_000
-	}
+	const n = 100_000
 	for name, cost := range shapes(n) {
 		var total, most int64
 		for i := range n {

@@ -1,5 +1,0 @@
-//go:build !race
-
-package partition_test
-
-const raceEnabled = false
