@@ -12,7 +12,7 @@ import (
 //
 // # Callers
 //
-// TryTakeOne, TryTake and Reset are executed only by the owner, one goroutine
+// TryTakeOne, TryTake, Reset and GiveBack are executed only by the owner, one goroutine
 // at a time (ownership may pass between goroutines if the hand-over
 // synchronizes, as a channel send or a WaitGroup does). TrySteal can be
 // executed by any goroutine, concurrently with everything.
@@ -79,7 +79,9 @@ import (
 //
 // Reset(a, b) runs three writes: low = MaxUint64 (close: every thief now
 // sees low > mid and backs off), steal = carve(a, b) (set), low = a (open). It
-// linearizes at the last store. Either two-write order is wrong: storing low
+// linearizes at the last store. GiveBack(f) runs the same three steps with a
+// CAS loop as the set step, so that a steal by a thief that read low before
+// the close is not overwritten. Either two-write order is wrong: storing low
 // first lets a thief that holds the old span steal from the new range,
 // storing steal first lets a thief pair the new span with the old low.
 //
