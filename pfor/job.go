@@ -59,6 +59,7 @@ func (j *job) runSlot(s int) {
 	if j.stats != nil {
 		ws = &j.stats.workers[s]
 	}
+	polls := 0
 	for {
 		if j.stopped() {
 			return
@@ -66,11 +67,20 @@ func (j *job) runSlot(s int) {
 		lo, hi, ok := j.run.Next(s)
 		if !ok {
 			if split != nil && split.Idle(s) {
-				runtime.Gosched() // another worker may give back part of its range
+				// Another worker holds a range it may give back. Poll, first
+				// by yielding, then, if the holder takes long (it may be
+				// descheduled by a neighbour process), by sleeping, so that
+				// this thread does not take a core the holder needs.
+				if polls++; polls < 64 {
+					runtime.Gosched()
+				} else {
+					time.Sleep(20 * time.Microsecond)
+				}
 				continue
 			}
 			return
 		}
+		polls = 0
 		if err := j.process(s, lo, hi, split, ws); err != nil {
 			j.fail(err, nil)
 			return
