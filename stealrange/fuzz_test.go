@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 	"testing"
 
 	"github.com/stealkit/stealkit/stealrange"
@@ -13,16 +14,22 @@ import (
 // The input decodes into a range [lo, hi) anywhere in the int domain
 // (touching math.MinInt or math.MaxInt, or as wide as the domain) and a
 // sequence of operations: TryTakeOne, TryTake(k) for small and huge k,
-// TrySteal, and Reset to a sub-range of a chunk stolen earlier (after taking
-// what is left, as Reset requires). With no other goroutine:
+// TrySteal, GiveBack(from) of a suffix of the last batch taken, and Reset to a
+// sub-range of a chunk stolen earlier (after taking what is left, as Reset
+// requires). With no other goroutine:
 //
 //   - every index is handed out at most once per range the owner owns, and
-//     lies in that range;
-//   - the owner's takes are non-empty, contiguous and ascending from lo, and
-//     TryTake(k) returns at most k indices;
+//     lies in that range, except that GiveBack(from) hands [from, hi) of the
+//     last batch [lo, hi) back: those count as not handed out, and are handed
+//     out again later;
+//   - the owner's takes are non-empty, contiguous and ascending from lo (from
+//     after a GiveBack), and TryTake(k) returns at most k indices;
 //   - steals are non-empty, contiguous and descending from hi;
 //   - once a take reports the range exhausted, every index has been handed
-//     out exactly once.
+//     out exactly once;
+//   - GiveBack panics, naming from, when from is outside the last batch, or
+//     there is none (after New, Reset or GiveBack). A take that reports
+//     exhaustion leaves the last batch in place, so GiveBack may follow it.
 func FuzzSequential(f *testing.F) {
 	// Layout: mode, length (one byte, or eight if mode&4), where (one byte, or
 	// eight if mode&3 == 2), then one byte per operation (see do).
@@ -33,6 +40,11 @@ func FuzzSequential(f *testing.F) {
 	f.Add([]byte{1, 10, 0, 4, 2, 3, 4, 1, 6, 0, 128, 255, 1, 4, 1})               // ending at MaxInt
 	f.Add([]byte{4, 255, 255, 255, 255, 255, 255, 255, 255, 0, 4, 3, 9, 4, 1, 2}) // the whole domain
 	f.Add([]byte{3, 200, 0, 0, 0, 4, 4, 2, 5, 6, 1, 64, 192, 0, 0, 4, 0})         // TryTakeOne reserves ahead
+	f.Add([]byte{3, 10, 0, 2, 3, 5, 128, 4, 0, 5, 0, 7})                          // give back half a batch, then a whole one
+	f.Add([]byte{3, 2, 0, 3, 0, 3, 0, 5, 128, 7})                                 // give back after a take reported exhaustion
+	f.Add([]byte{3, 4, 0, 5, 0, 2, 1, 133, 0, 5, 255, 5, 0, 7})                   // GiveBack with no batch, outside it, twice
+	f.Add([]byte{3, 200, 0, 0, 5, 0, 0, 2, 15, 5, 100, 4, 6, 0, 0, 255, 5, 0, 7}) // give back indices reserved ahead; Reset
+	f.Add([]byte{1, 3, 0, 3, 0, 5, 0, 4, 3, 0, 5, 255, 7})                        // give back ending at MaxInt
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := fuzzInput{data: data}
 		lo, hi := in.rangeOf()
@@ -115,9 +127,10 @@ type seqChecker struct {
 	t      *testing.T
 	r      *stealrange.Range
 	lo, hi uint64     // the range the owner owns, since New or the last Reset
-	owned  uint64     // the owner's takes so far are [lo, owned)
+	owned  uint64     // the owner's takes so far are [lo, owned), less what it gave back
 	stolen uint64     // the steals so far are [stolen, hi)
 	loot   []seqChunk // every chunk stolen, for Reset
+	last   seqChunk   // the last batch taken, which GiveBack may hand back a suffix of
 	ops    []string
 }
 
@@ -130,6 +143,7 @@ func newSeqChecker(t *testing.T, lo, hi int) *seqChecker {
 func (c *seqChecker) start(lo, hi int, op string) {
 	c.lo, c.hi = seqPos(lo), seqPos(hi)
 	c.owned, c.stolen = c.lo, c.hi
+	c.last = seqChunk{}
 	c.ops = append(c.ops, op)
 }
 
@@ -155,9 +169,11 @@ func (c *seqChecker) do(in *fuzzInput) {
 		k := max(1, math.MaxInt>>(in.byte()%64))
 		a, b, ok := c.r.TryTake(k)
 		c.took(fmt.Sprintf("TryTake(%d) = %d, %d, %t", k, a, b, ok), seqPos(a), seqPos(b), ok)
-	case 4, 5:
+	case 4:
 		a, b, ok := c.r.TrySteal()
 		c.stole(fmt.Sprintf("TrySteal() = %d, %d, %t", a, b, ok), seqPos(a), seqPos(b), ok)
+	case 5: // with op >= 128, from outside the last batch
+		c.giveBack(in.byte(), op >= 128)
 	case 6:
 		c.reset(in)
 	default:
@@ -180,6 +196,45 @@ func (c *seqChecker) took(op string, a, b uint64, ok bool) {
 			op, seqIndex(c.owned), seqIndex(c.stolen), seqIndex(c.lo), seqIndex(c.owned), seqIndex(c.stolen), seqIndex(c.hi))
 	}
 	c.owned = b
+	c.last = seqChunk{a, b}
+}
+
+// giveBack hands back a suffix of the last batch [lo, hi): [from, hi) for
+// from = lo + (hi-lo)*f/255. With outside set, or with no last batch, it
+// checks that GiveBack panics naming from instead, and changes nothing.
+func (c *seqChecker) giveBack(f byte, outside bool) {
+	b := c.last
+	from, ok := b.lo+seqScale(b.hi-b.lo, f), b.lo < b.hi
+	switch {
+	case !ok:
+		from = c.owned
+	case !outside:
+	case b.hi < seqPos(math.MaxInt):
+		from, ok = b.hi+1, false
+	case b.lo > seqPos(math.MinInt):
+		from, ok = b.lo-1, false
+	default:
+		return // the batch is the whole domain
+	}
+	op := fmt.Sprintf("GiveBack(%d)", seqIndex(from))
+	c.ops = append(c.ops, op)
+	if !ok {
+		defer func() {
+			if e := recover(); e == nil {
+				c.fatalf("%s returned, with last batch [%d, %d); want a panic", op, seqIndex(b.lo), seqIndex(b.hi))
+			} else if msg := fmt.Sprint(e); !strings.Contains(msg, fmt.Sprint(seqIndex(from))) {
+				c.fatalf("%s panicked with %q; want the message to name %d", op, msg, seqIndex(from))
+			}
+		}()
+		c.r.GiveBack(seqIndex(from))
+		return
+	}
+	if b.hi != c.owned {
+		c.fatalf("the checker's last batch [%d, %d) does not end at %d, where the owner's takes do", seqIndex(b.lo), seqIndex(b.hi), seqIndex(c.owned))
+	}
+	c.r.GiveBack(seqIndex(from))
+	c.owned = from // [from, hi) is to be handed out again
+	c.last = seqChunk{}
 }
 
 // stole checks a steal of [a, b).

@@ -52,6 +52,25 @@ type scenario struct {
 	reset    bool    // then, if set, Reset(rlo, rhi) and takes until
 	rlo, rhi int     // exhausted again
 	thieves  []thief // thread 1+i runs thieves[i]
+
+	gives    []giveBack // after the takes these name, the owner gives back part of the batch
+	anyGives int        // model only: up to anyGives times, after any take, give back any part
+}
+
+// giveBack says that after its successful take number after (from 0, counting
+// every take in every range), the owner processes the first keep indices of
+// the batch [lo, hi) (the whole batch if it is shorter) and hands back the
+// rest with GiveBack(lo+keep) (GiveBack(hi) hands back nothing, but runs all
+// the same), then goes on taking.
+//
+// With late set, the owner holds the rest [lo+keep, hi) instead (if there is
+// any) and takes again: if that take reports the range exhausted, it hands
+// back what it holds with GiveBack(lo+keep), which range.go allows because a
+// failed take leaves the last batch in place; if not, it processes what it
+// holds after all.
+type giveBack struct {
+	after, keep int
+	late        bool
 }
 
 // thief is a thief's program: up to attempts TrySteal calls, stopping after
@@ -194,15 +213,16 @@ type event struct {
 // access names the shared word a step accesses and whether it writes it.
 func access(k stepKind) (low, write bool) {
 	switch k {
-	case stepReserve, stepResetClose, stepResetOpen:
+	case stepReserve, stepResetClose, stepResetOpen, stepGiveClose, stepGiveOpen:
 		return true, true
 	case stepStealLow:
 		return true, false
-	case stepTakeLoad, stepStealLoad:
+	case stepTakeLoad, stepStealLoad, stepGiveLoad:
 		return false, false
-	default: // stepShrink, stepTakeCAS, stepStealCAS, stepResetSet
+	case stepShrink, stepTakeCAS, stepStealCAS, stepResetSet, stepGiveCAS:
 		return false, true
 	}
+	panic(fmt.Sprintf("access: unknown step kind %d", k))
 }
 
 func dependent(a, b stepKind) bool {
@@ -215,6 +235,7 @@ var stepNames = [...]string{
 	stepReserve: "reserve", stepTakeLoad: "load", stepShrink: "shrink", stepTakeCAS: "cas",
 	stepStealLoad: "load", stepStealLow: "low", stepStealCAS: "cas",
 	stepResetClose: "close", stepResetSet: "set", stepResetOpen: "open",
+	stepGiveClose: "gclose", stepGiveLoad: "gload", stepGiveCAS: "gcas", stepGiveOpen: "gopen",
 }
 
 // schedule formats a path: "o:reserve t1:load ...".
@@ -454,28 +475,54 @@ func (x *explorer) race(d, p int, k stepKind, clocks *[maxThreads][maxThreads]in
 
 // ownerBody is the owner's program.
 func ownerBody(r *Range, sc *scenario, log *[]handout) {
+	taken := 0
 	for gen := range len(sc.gens()) {
 		if gen == 1 {
 			r.Reset(sc.rlo, sc.rhi)
 		}
+		var hold [2]uint64 // [f, hi) held for a late GiveBack
 		for call := 0; ; call++ {
 			var lo, hi uint64
+			ok := false
 			if sc.batch == 0 || call < sc.ones {
-				i, ok := r.TryTakeOne()
-				if !ok {
-					break
-				}
+				var i int
+				i, ok = r.TryTakeOne()
 				lo, hi = toPos(i), toPos(i)+1
 			} else {
-				a, b, ok := r.TryTake(sc.batch)
-				if !ok {
-					break
-				}
+				var a, b int
+				a, b, ok = r.TryTake(sc.batch)
 				lo, hi = toPos(a), toPos(b)
 			}
-			*log = append(*log, handout{0, gen, lo, hi})
+			if hold[0] < hold[1] {
+				if !ok {
+					r.GiveBack(fromPos(hold[0]))
+					hold = [2]uint64{}
+					continue
+				}
+				*log = append(*log, handout{0, gen, hold[0], hold[1]}) // processed after all
+				hold = [2]uint64{}
+			}
+			if !ok {
+				break
+			}
+			f, giving, late := hi, false, false
+			for _, g := range sc.gives {
+				if g.after == taken && lo < hi {
+					f, giving, late = lo+min(uint64(g.keep), hi-lo), !g.late, g.late
+				}
+			}
+			taken++
+			if f > lo || !giving && !late {
+				*log = append(*log, handout{0, gen, lo, f})
+			}
 			if lo >= hi {
 				return // tally reports it
+			}
+			if late {
+				hold = [2]uint64{f, hi}
+			}
+			if giving {
+				r.GiveBack(fromPos(f)) // the owner processed [lo, f)
 			}
 		}
 	}
@@ -580,8 +627,72 @@ func explorerScenarios() []scenario {
 	add(resets("Reset/above-with-gap", 0, 12, scenario{batch: 2, thieves: mixed}, rs, rs))
 	add(resets("Reset/TryTakeOne/above-with-gap", 0, 12, scenario{thieves: mixed}, rs, rs))
 	add(resets("Reset/ending-at-MaxInt", math.MaxInt-2, math.MaxInt-20, scenario{batch: 2, thieves: mixed}, []int{2}, rs))
+	add(giveBackExplorerScenarios())
 	return scs
 }
+
+// giveBackExplorerScenarios are the GiveBack scenarios of
+// TestInterleavingsExactlyOnce: the owner takes a batch, processes a prefix,
+// hands back the rest (for every split of the batch: from lo, where it hands
+// back all, to hi, where it hands back nothing but still runs GiveBack's
+// steps) and takes on until exhausted, against 1 or 2 thieves; also giving
+// back twice, after TryTakeOne, with indices TryTakeOne reserved ahead,
+// across a Reset, at the ends of the int domain, and after the next take
+// reports exhaustion (late). GiveBack's four steps race with every thief
+// step, so the thieves here make fewer attempts than elsewhere: with two
+// thieves of two attempts each, TryTake(2) over [0, 3) giving back twice
+// takes 900,000 executions.
+func giveBackExplorerScenarios() []scenario {
+	var scs []scenario
+	add := func(s []scenario) { scs = append(scs, s...) }
+	at := givesAt
+	late := func(keep int) []giveBack { return []giveBack{{after: 0, keep: keep, late: true}} }
+	two := []thief{{attempts: 1}, {attempts: 1}}
+	one := []thief{{attempts: 3}}
+	if raceEnabled {
+		// As in explorerScenarios: a few small ones.
+		for keep := range 3 {
+			add(sizes(fmt.Sprintf("GiveBack/TryTake(2)/first-batch-keeping-%d/2-thieves-x1", keep), 0, []int{2}, scenario{batch: 2, thieves: two, gives: at(0, keep)}))
+		}
+		add(sizes("GiveBack/TryTake(2)/late-keeping-0/2-thieves-x1", 0, []int{2}, scenario{batch: 2, thieves: two, gives: late(0)}))
+		add(sizes("GiveBack/ending-at-MaxInt/TryTake(2)", math.MaxInt-3, []int{3}, scenario{batch: 2, thieves: two, gives: at(0, 1)}))
+		return scs
+	}
+	for keep := range 3 {
+		add(sizes(fmt.Sprintf("GiveBack/TryTake(2)/first-batch-keeping-%d/2-thieves-x1", keep), 0, []int{2, 3, 4}, scenario{batch: 2, thieves: two, gives: at(0, keep)}))
+		add(sizes(fmt.Sprintf("GiveBack/TryTake(2)/second-batch-keeping-%d/1-thief-x3", keep), 0, []int{4}, scenario{batch: 2, thieves: one, gives: at(1, keep)}))
+		add(sizes(fmt.Sprintf("GiveBack/TryTake(2)/late-keeping-%d/2-thieves-x1", keep), 0, []int{2, 3}, scenario{batch: 2, thieves: two, gives: late(keep)}))
+	}
+	for keep := range 4 {
+		add(sizes(fmt.Sprintf("GiveBack/TryTake(3)/first-batch-keeping-%d/2-thieves-x1", keep), 0, []int{4}, scenario{batch: 3, thieves: two, gives: at(0, keep)}))
+	}
+	add(sizes("GiveBack/TryTake(2)/first-batch-keeping-0/2-thieves-x2-and-x1", 0, []int{2},
+		scenario{batch: 2, thieves: []thief{{attempts: 2}, {attempts: 1}}, gives: at(0, 0)}))
+	twice := []giveBack{{after: 0, keep: 1}, {after: 1, keep: 0}}
+	add(sizes("GiveBack/TryTake(2)/twice/1-thief-x2", 0, []int{4}, scenario{batch: 2, thieves: []thief{{attempts: 2}}, gives: twice}))
+	add(sizes("GiveBack/TryTake(2)/twice/2-thieves-x1", 0, []int{3}, scenario{batch: 2, thieves: two, gives: twice}))
+	add(sizes("GiveBack/TryTakeOne/keeping-0/1-thief-x3", 0, []int{2, 3}, scenario{thieves: one, gives: at(0, 0)}))
+	add(sizes("GiveBack/TryTakeOne/keeping-0/2-thieves-x1", 0, []int{2}, scenario{thieves: two, gives: at(0, 0)}))
+	add(sizes("GiveBack/TryTakeOne/keeping-1/2-thieves-x1", 0, []int{2}, scenario{thieves: two, gives: at(0, 1)}))
+	add(sizes("GiveBack/at-MinInt/TryTake(2)", math.MinInt, []int{3}, scenario{batch: 2, thieves: two, gives: at(0, 1)}))
+	add(sizes("GiveBack/ending-at-MaxInt/TryTake(2)", math.MaxInt-3, []int{3}, scenario{batch: 2, thieves: two, gives: at(0, 1)}))
+	add(sizes("GiveBack/ending-at-MaxInt/TryTake(2)/keeping-all", math.MaxInt-2, []int{2}, scenario{batch: 2, thieves: two, gives: at(0, 2)}))
+	both := []giveBack{{after: 0, keep: 1}, {after: 2, keep: 0}} // in the first range, and (mostly) in the second
+	add(resets("GiveBack/Reset/same-indices", 0, 0, scenario{batch: 2, thieves: []thief{{attempts: 2}}, gives: both}, []int{2}, []int{1, 2}))
+	add(resets("GiveBack/Reset/below", 10, 0, scenario{batch: 2, thieves: []thief{{attempts: 2}}, gives: both}, []int{2}, []int{2}))
+	// Far from the steal range TryTakeOne reserves maxAhead indices: a
+	// GiveBack after it hands those back too, and one after a TryTake that
+	// handed out the rest of them hands back their suffix.
+	big := func(g []giveBack) scenario { return scenario{ones: 3, batch: 1 << 30, thieves: two, gives: g} }
+	add(sizes("GiveBack/TryTakeOne-reserving-ahead/keeping-0", 0, []int{200}, big(at(0, 0))))
+	add(sizes("GiveBack/TryTakeOne-reserving-ahead/keeping-1", 0, []int{200}, big(at(1, 1))))
+	add(sizes("GiveBack/TryTakeOne-reserving-ahead/then-TryTake(big)-keeping-2", 0, []int{200}, big(at(3, 2))))
+	return scs
+}
+
+// givesAt returns the owner program that gives back all but keep indices of
+// its take number after.
+func givesAt(after, keep int) []giveBack { return []giveBack{{after: after, keep: keep}} }
 
 // TestInterleavingsExactlyOnce runs every interleaving (up to reordering of
 // independent steps) of one owner and its thieves on real Ranges: every
@@ -619,9 +730,22 @@ func TestExplorerReductionIsSound(t *testing.T) {
 	scs = append(scs, sizes("TryTakeOne/2-thieves-x2", 0, upto(1), scenario{thieves: twoThieves})...)
 	scs = append(scs, sizes("TryTake(1)/3-thieves-x1", 0, upto(1), scenario{batch: 1, thieves: threeThieves})...)
 	scs = append(scs, resets("Reset/TryTake(1)/1-thief-x2", 0, 0, scenario{batch: 1, thieves: []thief{{attempts: 2}}}, []int{1, 2}, []int{1, 2})...)
+	// GiveBack: every split of the first batch, against one thief that may
+	// win during the give-back and try again, or two that may both win.
+	x2, x1 := []thief{{attempts: 2}}, []thief{{attempts: 1}, {attempts: 1}}
+	gbs := resets("GiveBack/Reset/TryTake(1)/1-thief-x1", 0, 0,
+		scenario{batch: 1, thieves: []thief{{attempts: 1}}, gives: []giveBack{{after: 0}, {after: 2}}}, []int{1}, []int{1})
+	gbs = append(gbs, sizes("GiveBack/TryTake(2)/keeping-1/1-thief-x2", 0, []int{2}, scenario{batch: 2, thieves: x2, gives: givesAt(0, 1)})...)
+	gbs = append(gbs, sizes("GiveBack/TryTake(2)/keeping-2/1-thief-x2", 0, []int{2}, scenario{batch: 2, thieves: x2, gives: givesAt(0, 2)})...)
+	gbs = append(gbs, sizes("GiveBack/TryTake(2)/keeping-0/1-thief-x2", 0, []int{2, 3}, scenario{batch: 2, thieves: x2, gives: givesAt(0, 0)})...)
+	gbs = append(gbs, sizes("GiveBack/TryTake(2)/late-keeping-0/1-thief-x2", 0, []int{2, 3},
+		scenario{batch: 2, thieves: x2, gives: []giveBack{{after: 0, keep: 0, late: true}}})...)
+	gbs = append(gbs, sizes("GiveBack/TryTake(2)/keeping-0/2-thieves-x1", 0, []int{1}, scenario{batch: 2, thieves: x1, gives: givesAt(0, 0)})...)
+	gbs = append(gbs, sizes("GiveBack/TryTake(2)/keeping-all/2-thieves-x1", 0, []int{1, 2}, scenario{batch: 2, thieves: x1, gives: givesAt(0, 2)})...)
 	if raceEnabled {
-		scs = scs[:4]
+		scs, gbs = scs[:4], gbs[:3]
 	}
+	scs = append(scs, gbs...)
 	for _, sc := range scs {
 		t.Run(sc.name, func(t *testing.T) {
 			full := &explorer{sc: &sc}

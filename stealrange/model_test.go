@@ -14,14 +14,24 @@ import (
 
 // A model of the protocol, explored exhaustively with state caching.
 //
-// The model runs take (TryTake(k)), TrySteal and Reset as written in range.go,
-// one transition per atomic step, on a state that holds the shared words, each
-// thread's pc and locals, and which thread was handed each index. Spans carry
-// an identity, so a CAS succeeds iff the thread holds the current span;
+// The model runs take (TryTake(k)), TrySteal, Reset and GiveBack as written in
+// range.go, one transition per atomic step, on a state that holds the shared
+// words, each thread's pc and locals, and which thread was handed each index.
+// Spans carry an identity, so a CAS succeeds iff the thread holds the current span;
 // identities are renumbered in order of first use after every step, which
 // keeps equal states equal. The search visits every reachable state once,
 // counts the interleavings (paths from the start to an end) by dynamic
 // programming, and finds the shortest path to a violation breadth first.
+//
+// The owner's program may also choose: with scenario.anyGives > 0, after each
+// successful take of [l, h) it may keep the batch; or process [l, f) and give
+// back [f, h) with GiveBack(f), for every f in [l, h]; or process [l, f), hold
+// [f, h) for every f in [l, h) and take again, giving back [f, h) if that
+// take reports the range exhausted and processing [f, h) if not; up to
+// anyGives times. A choice is made in the step that completes the take, so a
+// state has one successor per thread and per choice, and the interleavings
+// counted are those of every owner program the choices make. Held indices are
+// marked 7 in mstate.given.
 //
 // Each transition names the statement of range.go it mirrors, quoted in
 // mirrored, and TestModelMirrorsRangeGo checks that range.go still contains
@@ -57,11 +67,28 @@ const (
 	// noShrink: the owner never shrinks. range.go calls the shrink balance,
 	// not correctness (invariant 5); this variant must pass.
 	noShrink
+	// giveNoClose (g1): GiveBack without the close: its CAS loop, then
+	// low = from, with no MaxUint64 window.
+	giveNoClose
+	// giveStoreNoClose (g1 with a store): GiveBack loads steal, stores
+	// carve(from, s.end), then stores low = from.
+	giveStoreNoClose
+	// giveOpenFirst (g1, the other order): GiveBack stores low = from first,
+	// then runs its CAS loop.
+	giveOpenFirst
+	// giveByStore (g2): GiveBack's set is a store of carve(from, s.end)
+	// after the close, instead of a CAS, so it can overwrite a thief's span.
+	giveByStore
+	// giveLowOnly (g3): GiveBack only stores low = from; the steal range is
+	// not carved anew.
+	giveLowOnly
 )
 
 var variantNames = [...]string{"as written", "naive batch", "Reset: steal then low", "Reset: low then steal",
 	"carve rounds down", "keep batch on lost CAS", "claim past end", "shrink by store",
-	"thief ignores low", "no shrink"}
+	"thief ignores low", "no shrink", "GiveBack without the close", "GiveBack without the close, by store",
+	"GiveBack opening first",
+	"GiveBack sets by store", "GiveBack only lowers low"}
 
 func (v variant) String() string { return variantNames[v] }
 
@@ -96,6 +123,23 @@ var mirrored = []string{
 	"r.limit = ph",
 }
 
+// mirroredGiveBack quotes GiveBack's statements the model mirrors, in order:
+// TestModelMirrorsRangeGo looks for them in that order in GiveBack's body.
+var mirroredGiveBack = []string{
+	"p := toPos(from)",
+	"if p < r.lastLo || p > r.lastHi || r.lastHi == r.lastLo {",
+	"step(stepGiveClose)",
+	"r.low.Store(math.MaxUint64)",
+	"for {",
+	"step(stepGiveLoad)",
+	"s := r.steal.Load()",
+	"step(stepGiveCAS)",
+	"if r.steal.CompareAndSwap(s, r.ownerCarve(p, s.end)) {",
+	"break",
+	"step(stepGiveOpen)",
+	"r.low.Store(p)",
+}
+
 // Program counters: the step a thread is parked before. The zero pc is done.
 const (
 	pcDone = iota
@@ -111,10 +155,15 @@ const (
 	pcStealLoad
 	pcStealLow
 	pcStealCAS
+	pcGiveClose     // GiveBack: store low = MaxUint64
+	pcGiveOpenFirst // giveOpenFirst: store low = from
+	pcGiveLoad      // GiveBack: load steal
+	pcGiveCAS       // GiveBack: CAS steal to carve(from, s.end)
+	pcGiveOpen      // GiveBack: store low = from
 )
 
 var pcNames = [...]string{"done", "reserve", "load", "shrink", "cas", "close", "set", "open",
-	"open", "set", "load", "low", "cas"}
+	"open", "set", "load", "low", "cas", "gclose", "gopen", "gload", "gcas", "gopen"}
 
 // Positions are stored as uint16 offsets from the model's base, with
 // posMax standing for math.MaxUint64 (Reset's closed low, and the end of a
@@ -132,9 +181,11 @@ type mspan struct {
 type mthread struct {
 	pc    uint8
 	left  uint8  // thief: attempts left; owner: generation
-	l, e  uint16 // owner: the reservation [l, e); thief: l, the low it read
+	l, e  uint16 // owner: the reservation [l, e), or in GiveBack from and the CASes lost; thief: l, the low it read
 	limit uint16 // owner: r.limit
 	s     mspan  // the span read
+	taken uint8  // owner: successful takes so far, up to the last scenario.gives names
+	gives uint8  // owner: GiveBack calls left to choose (scenario.anyGives)
 }
 
 // mstate is a state of the model: the shared words, the threads (0 is the
@@ -143,8 +194,11 @@ type mstate struct {
 	low   uint16
 	cur   mspan
 	th    [maxThreads]mthread
-	given uint64 // 3 bits per index, generation 1's after generation 0's: 0, or 1 + the thread handed it
+	given uint64 // 3 bits per index, generation 1's after generation 0's: 0, or 1 + the thread handed it, or held
 }
+
+// held marks an index of mstate.given the owner holds to give back later.
+const held = 7
 
 // A model runs one scenario under one variant.
 type model struct {
@@ -154,6 +208,11 @@ type model struct {
 	base uint64
 	gens [][2]uint64 // in position space
 	off  [2]int      // the first bit field of each generation's indices
+	// The owner's choice in the step being run, if it completes a take of
+	// [l, h) (0: keep the batch; 1+j, j <= h-l: GiveBack(l+j); h-l+2+j, j <
+	// h-l: hold [l+j, h)), and how many choices that step offers.
+	choice, nchoice int
+	maxTaken        uint8 // the cap of mthread.taken
 }
 
 // newModel returns the model of sc under v. It panics unless modelled(sc),
@@ -173,6 +232,9 @@ func newModel(sc *scenario, v variant) *model {
 	}
 	if n > 21 {
 		panic("model: more than 21 indices")
+	}
+	for _, g := range sc.gives {
+		m.maxTaken = max(m.maxTaken, uint8(g.after+1))
 	}
 	for _, r := range m.gens {
 		m.enc(r[0])
@@ -225,6 +287,7 @@ func (m *model) initial() (mstate, string) {
 	s.cur = m.carve(r[0], r[1], 0) // range.go New
 	s.low = m.enc(r[0])
 	s.th[0].limit = m.enc(r[1])
+	s.th[0].gives = uint8(m.sc.anyGives)
 	for i, t := range m.sc.thieves {
 		if t.attempts > 0 {
 			s.th[1+i] = mthread{pc: pcStealLoad, left: uint8(t.attempts)}
@@ -269,6 +332,10 @@ func (m *model) takeStart(s *mstate) {
 
 // exhausted is the owner's program after a take reported exhaustion.
 func (m *model) exhausted(s *mstate) {
+	if f, ok := m.settle(s, 0); ok {
+		m.giveBack(s, f) // the last batch taken is the one held
+		return
+	}
 	o := &s.th[0]
 	o.pc, o.l, o.e, o.s = pcDone, 0, 0, mspan{}
 	if o.left == 0 && m.sc.reset {
@@ -295,13 +362,33 @@ func (m *model) give(s *mstate, th int, gen uint8, lo, hi uint64) string {
 	}
 	for p := lo; p < hi; p++ {
 		sh := 3 * (m.off[gen] + int(p-r[0]))
-		if got := s.given >> sh & 7; got != 0 {
+		if got := s.given >> sh & 7; got == held {
+			return fmt.Sprintf("index %d of range %d was held by thread 0 and handed to thread %d; want exactly once",
+				fromPos(p), gen, th)
+		} else if got != 0 {
 			return fmt.Sprintf("index %d of range %d was handed to thread %d and to thread %d; want exactly once",
 				fromPos(p), gen, got-1, th)
 		}
 		s.given |= uint64(th+1) << sh
 	}
 	return ""
+}
+
+// settle ends the owner's hold on the indices it holds (they are [f, h) of
+// its current range): it processes them (to == 1) or gives them back (to ==
+// 0). It reports f, and whether the owner held any.
+func (m *model) settle(s *mstate, to uint64) (f uint64, ok bool) {
+	gen := s.th[0].left
+	r := m.gens[gen]
+	for p := r[0]; p < r[1]; p++ {
+		if sh := 3 * (m.off[gen] + int(p-r[0])); s.given>>sh&7 == held {
+			if !ok {
+				f, ok = p, true
+			}
+			s.given = s.given&^(7<<sh) | to<<sh
+		}
+	}
+	return f, ok
 }
 
 // step runs thread th's next step and the code after it up to the step after
@@ -387,17 +474,101 @@ func (m *model) step(s *mstate, th int) (bad string) {
 		t.limit = m.enc(m.gens[1][1])
 		t.left = 1
 		m.takeStart(s)
+	case pcGiveClose:
+		s.low = posMax // r.low.Store(math.MaxUint64)
+		t.pc = pcGiveLoad
+	case pcGiveOpenFirst:
+		s.low = t.l
+		t.pc = pcGiveLoad
+	case pcGiveLoad:
+		t.s = s.cur // s := r.steal.Load()
+		t.pc = pcGiveCAS
+	case pcGiveCAS:
+		// if r.steal.CompareAndSwap(s, r.ownerCarve(p, s.end)) {
+		if s.cur.id != t.s.id && m.v != giveByStore && m.v != giveStoreNoClose {
+			// A thief won s. Once the close has run, only a thief that
+			// read low before it can, and then only once.
+			t.pc, t.s = pcGiveLoad, mspan{}
+			if t.e++; int(t.e) > len(m.sc.thieves) {
+				return fmt.Sprintf("GiveBack lost its CAS %d times to %d thieves; want at most once per thief", t.e, len(m.sc.thieves))
+			}
+			return ""
+		}
+		s.cur = m.carve(l, end, t.s.gen)
+		t.pc, t.e, t.s = pcGiveOpen, 0, mspan{} // break
+		if m.v == giveOpenFirst {
+			m.takeStart(s)
+		}
+	case pcGiveOpen:
+		s.low = t.l // r.low.Store(p)
+		m.takeStart(s)
 	}
 	return ""
 }
 
-// takeDone records the owner's take of [lo, hi) and starts its next take.
+// takeDone records the owner's take of [lo, hi) and runs the owner's program
+// up to its next step. The owner first processes what it held, if anything;
+// then it keeps the batch and takes again, or processes [lo, f) and
+// GiveBack(f), or processes [lo, f), holds [f, hi) and takes again, as
+// scenario.gives says or, with scenario.anyGives, as m.choice chooses
+// (setting m.nchoice to the number of choices).
 func (m *model) takeDone(s *mstate, lo, hi uint64) string {
-	if bad := m.give(s, 0, s.th[0].left, lo, hi); bad != "" {
-		return bad
+	o := &s.th[0]
+	m.settle(s, 1) // the owner processes what it held
+	f, giving, late := hi, false, false
+	if n := hi - lo; o.gives > 0 {
+		m.nchoice = 2 + 2*int(n)
+		switch c := uint64(m.choice); {
+		case c == 0:
+		case c <= n+1:
+			f, giving = lo+c-1, true
+		default:
+			f, late = lo+c-n-2, true
+		}
+		if giving || late {
+			o.gives--
+		}
+	}
+	for _, g := range m.sc.gives {
+		if g.after == int(o.taken) {
+			f, giving, late = lo+min(uint64(g.keep), hi-lo), !g.late, g.late
+		}
+	}
+	o.taken = min(o.taken+1, m.maxTaken)
+	if f > lo || !giving && !late {
+		if bad := m.give(s, 0, o.left, lo, f); bad != "" {
+			return bad
+		}
+	}
+	if late {
+		r := m.gens[o.left]
+		for p := f; p < hi; p++ {
+			s.given |= held << (3 * (m.off[o.left] + int(p-r[0])))
+		}
+	}
+	if giving {
+		m.giveBack(s, f)
+		return ""
 	}
 	m.takeStart(s)
 	return ""
+}
+
+// giveBack starts the owner's GiveBack(f) (its panic check passes: f lies
+// in the batch just taken).
+func (m *model) giveBack(s *mstate, f uint64) {
+	o := &s.th[0]
+	o.l, o.e, o.s = m.enc(f), 0, mspan{}
+	switch m.v {
+	case giveNoClose, giveStoreNoClose:
+		o.pc = pcGiveLoad
+	case giveOpenFirst:
+		o.pc = pcGiveOpenFirst
+	case giveLowOnly:
+		o.pc = pcGiveOpen
+	default:
+		o.pc = pcGiveClose // step(stepGiveClose)
+	}
 }
 
 func (m *model) stealStep(s *mstate, th int, t *mthread) string {
@@ -496,8 +667,9 @@ type graph struct {
 	states []mstate
 	hashes []uint64
 	parent []int32 // the state a shortest path reaches each state from
-	via    []uint8 // and the thread that steps there
-	succ   [][maxThreads]int32
+	via    []uint8 // and the move that steps there (see move)
+	first  []int32 // state i's successors are succ[first[i]:first[i+1]]
+	succ   []int32
 	order  []int32
 	indeg  []int32
 	paths  []uint64
@@ -507,9 +679,13 @@ var modelGraph graph
 
 var modelSeed = maphash.MakeSeed()
 
-// find returns the number of state s, or adds it, from state from by thread
-// th's step, and returns its number.
-func (g *graph) find(s *mstate, from int32, th int) int32 {
+// A move is a step of thread th, with the owner's choice ch in it (see
+// model.choice): th + maxThreads*ch.
+func move(th, ch int) uint8 { return uint8(th + maxThreads*ch) }
+
+// find returns the number of state s, or adds it, from state from by move
+// mv, and returns its number.
+func (g *graph) find(s *mstate, from int32, mv uint8) int32 {
 	if 2*len(g.states) >= len(g.slots) {
 		g.rehash(2 * len(g.slots))
 	}
@@ -520,8 +696,7 @@ func (g *graph) find(s *mstate, from int32, th int) int32 {
 		if v == 0 {
 			g.slots[i] = h&^(1<<32-1) | uint64(len(g.states)+1)
 			g.states, g.hashes = append(g.states, *s), append(g.hashes, h)
-			g.parent, g.via = append(g.parent, from), append(g.via, uint8(th))
-			g.succ = append(g.succ, [maxThreads]int32{-1, -1, -1, -1})
+			g.parent, g.via = append(g.parent, from), append(g.via, mv)
 			return int32(len(g.states) - 1)
 		}
 		if j := int32(v&(1<<32-1)) - 1; v>>32 == h>>32 && g.states[j] == *s {
@@ -546,14 +721,16 @@ func (g *graph) rehash(n int) {
 // explore visits every state reachable from the start, breadth first, and
 // records the first violation of each kind (the shortest counterexample).
 // Kinds: a bad handout, a lost index, an empty steal range with indices left,
-// and a cycle (threads that never all finish).
+// a GiveBack that loses its CAS more than once per thief, and a cycle
+// (threads that never all finish).
 func (m *model) explore() *search {
 	r := &search{outcomes: map[string]bool{}}
 	g := &modelGraph
 	g.slots = make([]uint64, 1<<10)
-	g.states, g.hashes, g.parent, g.via, g.succ = g.states[:0], g.hashes[:0], g.parent[:0], g.via[:0], g.succ[:0]
+	g.states, g.hashes, g.parent, g.via = g.states[:0], g.hashes[:0], g.parent[:0], g.via[:0]
+	g.first, g.succ = g.first[:0], g.succ[:0]
 	seen := map[string]bool{}
-	report := func(i int32, th int, what string) {
+	report := func(i int32, mv int, what string) {
 		kind := strings.Map(func(r rune) rune {
 			if r == '-' || '0' <= r && r <= '9' {
 				return -1
@@ -564,12 +741,13 @@ func (m *model) explore() *search {
 			return
 		}
 		seen[kind] = true
-		r.bad = append(r.bad, violation{what, m.path(g, i, th)})
+		r.bad = append(r.bad, violation{what, m.path(g, i, mv)})
 	}
 	s0, bad := m.initial()
 	g.find(&s0, -1, 0)
 	report(0, -1, bad)
 	for i := int32(0); int(i) < len(g.states); i++ {
+		g.first = append(g.first, int32(len(g.succ)))
 		s := g.states[i]
 		end := true
 		for th := range s.th {
@@ -577,15 +755,20 @@ func (m *model) explore() *search {
 				continue
 			}
 			end = false
-			c := s
-			if bad := m.step(&c, th); bad != "" {
-				report(i, th, bad)
-				continue
-			}
-			j := g.find(&c, i, th)
-			g.succ[i][th] = j
-			if int(j) == len(g.states)-1 {
-				report(j, -1, m.balance(&c))
+			for ch, n := 0, 1; ch < n; ch++ {
+				c := s
+				m.choice, m.nchoice = ch, 1
+				bad := m.step(&c, th)
+				n = m.nchoice
+				if bad != "" {
+					report(i, int(move(th, ch)), bad)
+					continue
+				}
+				j := g.find(&c, i, move(th, ch))
+				g.succ = append(g.succ, j)
+				if int(j) == len(g.states)-1 {
+					report(j, -1, m.balance(&c))
+				}
 			}
 		}
 		if end {
@@ -596,6 +779,7 @@ func (m *model) explore() *search {
 			}
 		}
 	}
+	g.first = append(g.first, int32(len(g.succ)))
 	r.states = len(g.states)
 	if !g.topo() {
 		for i, d := range g.indeg {
@@ -614,12 +798,8 @@ func (m *model) explore() *search {
 // there is one: states left over lie on or behind a cycle.
 func (g *graph) topo() bool {
 	g.indeg = append(g.indeg[:0], make([]int32, len(g.states))...)
-	for i := range g.succ {
-		for _, j := range g.succ[i] {
-			if j >= 0 {
-				g.indeg[j]++
-			}
-		}
+	for _, j := range g.succ {
+		g.indeg[j]++
 	}
 	g.order = g.order[:0]
 	for i, d := range g.indeg {
@@ -628,11 +808,10 @@ func (g *graph) topo() bool {
 		}
 	}
 	for q := 0; q < len(g.order); q++ {
-		for _, j := range g.succ[g.order[q]] {
-			if j >= 0 {
-				if g.indeg[j]--; g.indeg[j] == 0 {
-					g.order = append(g.order, j)
-				}
+		i := g.order[q]
+		for _, j := range g.succ[g.first[i]:g.first[i+1]] {
+			if g.indeg[j]--; g.indeg[j] == 0 {
+				g.order = append(g.order, j)
 			}
 		}
 	}
@@ -649,12 +828,10 @@ func (g *graph) count() *big.Int {
 		if g.states[i].done() {
 			g.paths[i] = 1
 		}
-		for _, j := range g.succ[i] {
-			if j >= 0 {
-				var carry uint64
-				if g.paths[i], carry = bits.Add64(g.paths[i], g.paths[j], 0); carry != 0 {
-					return g.countBig()
-				}
+		for _, j := range g.succ[g.first[i]:g.first[i+1]] {
+			var carry uint64
+			if g.paths[i], carry = bits.Add64(g.paths[i], g.paths[j], 0); carry != 0 {
+				return g.countBig()
 			}
 		}
 	}
@@ -668,10 +845,8 @@ func (g *graph) countBig() *big.Int {
 		if g.states[i].done() {
 			paths[i].SetInt64(1)
 		}
-		for _, j := range g.succ[i] {
-			if j >= 0 {
-				paths[i].Add(&paths[i], &paths[j])
-			}
+		for _, j := range g.succ[g.first[i]:g.first[i+1]] {
+			paths[i].Add(&paths[i], &paths[j])
 		}
 	}
 	return &paths[0]
@@ -686,22 +861,37 @@ func (s *mstate) done() bool {
 	return true
 }
 
-// path formats the schedule from the start to state i, then thread th's step
-// (th < 0: none), as schedule does.
-func (m *model) path(g *graph, i int32, th int) string {
+// path formats the schedule from the start to state i, then move mv (mv < 0:
+// none), as schedule does. A step after which the owner starts GiveBack(f)
+// is followed by "+giveback(f)", one after which the owner holds [f, h) to
+// give back if its next take reports exhaustion by "+hold(f)".
+func (m *model) path(g *graph, i int32, mv int) string {
 	var steps []string
-	name := func(s *mstate, th int) string {
+	name := func(s, next *mstate, mv int) string {
+		th := mv % maxThreads
 		who := "o:"
 		if th > 0 {
 			who = fmt.Sprintf("t%d:", th)
 		}
-		return who + pcNames[s.th[th].pc]
+		str := who + pcNames[s.th[th].pc]
+		if th > 0 || next == nil {
+			return str
+		}
+		c, d := *s, *next
+		_, was := m.settle(&c, held) // held stays held: this only looks
+		if f, is := m.settle(&d, held); is && !was {
+			str += fmt.Sprintf("+hold(%d)", fromPos(f))
+		}
+		if next.th[0].pc >= pcGiveClose && s.th[0].pc < pcGiveClose {
+			str += fmt.Sprintf("+giveback(%d)", fromPos(m.dec(next.th[0].l)))
+		}
+		return str
 	}
-	if th >= 0 {
-		steps = append(steps, name(&g.states[i], th))
+	if mv >= 0 {
+		steps = append(steps, name(&g.states[i], nil, mv))
 	}
 	for ; g.parent[i] >= 0; i = g.parent[i] {
-		steps = append(steps, name(&g.states[g.parent[i]], int(g.via[i])))
+		steps = append(steps, name(&g.states[g.parent[i]], &g.states[i], int(g.via[i])))
 	}
 	slices.Reverse(steps)
 	if len(steps) == 0 {
@@ -721,6 +911,27 @@ func TestModelMirrorsRangeGo(t *testing.T) {
 		if !strings.Contains(string(src), stmt) {
 			t.Errorf("range.go does not contain %q, which the model mirrors; want the model updated", stmt)
 		}
+	}
+	const sig = "\nfunc (r *Range) GiveBack(from int) {\n"
+	_, body, ok := strings.Cut(string(src), sig)
+	if ok {
+		body, _, ok = strings.Cut(body, "\n}\n")
+	}
+	if !ok {
+		t.Fatalf("range.go has no %q ending in a line \"}\"; want the model of GiveBack updated", strings.TrimSpace(sig))
+	}
+	rest := body
+	for _, stmt := range mirroredGiveBack {
+		_, after, found := strings.Cut(rest, stmt)
+		if !found {
+			if strings.Contains(body, stmt) {
+				t.Errorf("GiveBack in range.go has %q out of order, which the model mirrors; want the model updated", stmt)
+			} else {
+				t.Errorf("GiveBack in range.go does not contain %q, which the model mirrors; want the model updated", stmt)
+			}
+			continue
+		}
+		rest = after
 	}
 }
 
@@ -899,6 +1110,208 @@ func TestModelFindsKnownBugs(t *testing.T) {
 				}
 			}
 			t.Errorf("no violation found; want one whose description contains %q", c.want)
+		})
+	}
+}
+
+// TestModelGiveBack explores every interleaving of owners that may give
+// back part of any batch, against thieves that steal until their attempts
+// run out: after each successful take of [l, h) the owner may keep the
+// batch, process [l, f) and GiveBack(f) for any f in [l, h], or hold [f, h)
+// and give it back if its next take reports exhaustion, up to a number of
+// times (scenario.anyGives), and then takes until exhausted. Every index is
+// handed out exactly once, every thread finishes (GiveBack's CAS loop ends:
+// it loses at most once per thief, since after the close a thief's next
+// attempt backs off), and the steal range is empty only when nothing is
+// left. The interleavings counted include the owner's choices.
+func TestModelGiveBack(t *testing.T) {
+	n, n2 := 8, 4 // largest ranges with cheap and dear rows
+	if raceEnabled {
+		n, n2 = 2, 1 // as in TestModelExactlyOnce
+	}
+	rows := []struct {
+		name    string
+		lo      int
+		ns      []int
+		thieves []thief
+		gives   int
+	}{
+		{"1-thief-x3/up-to-3-givebacks", 0, upto(n), []thief{{attempts: 3}}, 3},
+		{"2-thieves-x2/1-giveback", 0, upto(n), twoThieves, 1},
+		{"2-thieves-x2/up-to-2-givebacks", 0, upto(n2), twoThieves, 2},
+		{"3-thieves-x1/1-giveback", 0, upto(n2), threeThieves, 1},
+		{"at-MinInt/1-thief-x3/up-to-2-givebacks", math.MinInt, upto(n), []thief{{attempts: 3}}, 2},
+		{"ending-at-MaxInt/1-thief-x3/up-to-2-givebacks", math.MaxInt - n, []int{n}, []thief{{attempts: 3}}, 2},
+		{"ending-at-MaxInt/2-thieves-x2/1-giveback", math.MaxInt - n2, []int{n2}, twoThieves, 1},
+	}
+	for _, row := range rows {
+		for k := 1; k <= 4; k++ {
+			t.Run(fmt.Sprintf("TryTake(%d)/%s", k, row.name), func(t *testing.T) {
+				modelSweep(t, scenario{batch: k, thieves: row.thieves, anyGives: row.gives}, row.lo, row.ns, asWritten)
+			})
+		}
+	}
+}
+
+// TestModelGiveBackReset: as TestModelGiveBack, with a Reset between two
+// ranges, wherever the second lies: the owner may give back in either range,
+// and thieves keep stealing across the Reset and the GiveBacks.
+func TestModelGiveBackReset(t *testing.T) {
+	n := 3
+	if raceEnabled {
+		n = 1
+	}
+	rows := []struct {
+		name    string
+		lo, rlo int
+		thieves []thief
+		gives   int
+		ks      []int
+	}{
+		{"below/1-thief-x3/up-to-2-givebacks", 10, 0, []thief{{attempts: 3}}, 2, []int{1, 2}},
+		{"same-indices/1-thief-x3/up-to-2-givebacks", 0, 0, []thief{{attempts: 3}}, 2, []int{1, 2}},
+		{"above-with-gap/1-thief-x3/up-to-2-givebacks", 0, 12, []thief{{attempts: 3}}, 2, []int{1, 2}},
+		{"from-the-end-of-MaxInt/1-thief-x3/up-to-2-givebacks", math.MaxInt - 12, math.MaxInt - 20, []thief{{attempts: 3}}, 2, []int{1, 2}},
+		{"same-indices/2-thieves-x2/1-giveback", 0, 0, twoThieves, 1, []int{2}},
+	}
+	for _, row := range rows {
+		for _, k := range row.ks {
+			t.Run(fmt.Sprintf("%s/TryTake(%d)", row.name, k), func(t *testing.T) {
+				states, paths := 0, new(big.Int)
+				for n1 := range n + 1 {
+					for n2 := range n + 1 {
+						lo, hi, rlo := row.lo, row.lo+n1, row.rlo
+						if row.name[:4] == "from" {
+							lo, hi = math.MaxInt-n1, math.MaxInt
+						}
+						sc := scenario{name: fmt.Sprintf("[%d,%d) then [%d,%d)", lo, hi, rlo, rlo+n2),
+							lo: lo, hi: hi, batch: k, reset: true, rlo: rlo, rhi: rlo + n2,
+							thieves: row.thieves, anyGives: row.gives}
+						r := modelRun(t, &sc, asWritten)
+						states += r.states
+						if r.paths != nil {
+							paths.Add(paths, r.paths)
+						}
+					}
+				}
+				t.Logf("n1, n2 = 0..%d: %d states, %v interleavings", n, states, paths)
+			})
+		}
+	}
+}
+
+// giveBackScenarios are the scenarios TestModelGiveBackMutants searches:
+// owners that may give back once, on ranges of up to maxN[i] indices with
+// thieves[i]; then, with reset, owners that may give back twice across a
+// Reset.
+func giveBackScenarios(maxN []int, thieves [][]thief, reset bool) []scenario {
+	var scs []scenario
+	for i, th := range thieves {
+		for n := 1; n <= maxN[i]; n++ {
+			for k := 1; k <= 3; k++ {
+				scs = append(scs, scenario{name: fmt.Sprintf("TryTake(%d) over [0,%d) with %d thieves, 1 GiveBack", k, n, len(th)),
+					lo: 0, hi: n, batch: k, thieves: th, anyGives: 1})
+			}
+		}
+	}
+	for _, g := range [][2]int{{10, 0}, {0, 0}, {0, 12}} {
+		for n1 := range 3 {
+			if !reset {
+				break
+			}
+			for n2 := range 3 {
+				scs = append(scs, scenario{name: fmt.Sprintf("TryTake(2) over [%d,%d), Reset to [%d,%d), with 1 thief, 2 GiveBacks",
+					g[0], g[0]+n1, g[1], g[1]+n2),
+					lo: g[0], hi: g[0] + n1, batch: 2, reset: true, rlo: g[1], rhi: g[1] + n2,
+					thieves: []thief{{attempts: 2}}, anyGives: 2})
+			}
+		}
+	}
+	return scs
+}
+
+// TestModelGiveBackMutants: for each broken variant of GiveBack the checker
+// finds a violation of the kind named, and logs the shortest counterexample
+// over giveBackScenarios. Only the variants that set the span by a store
+// break exactly-once:
+//
+//   - (g2) a store after the close: a thief that read low before the close
+//     wins the span the owner loaded, and the store puts what it stole back
+//     into the range; so does (g1) with a store and no close.
+//
+// The others are safe: in every scenario every index is handed out exactly
+// once and every thread finishes, but the steal range can be empty while
+// indices are left, which span.go rules out: thieves cannot steal what was
+// handed back.
+//
+//   - (g1) no close, CAS loop then low = from: a thief pairs the owner's new
+//     span with the batch's end, the low it reads before the open, steals,
+//     and carves an empty span from it above the indices handed back; and a
+//     thief can make GiveBack's CAS fail more than once.
+//   - (g1) no close, low = from then the CAS loop: until the CAS the old span
+//     is paired with the new low, and it may be empty (the batch reached the
+//     end); as above, a thief can make the CAS fail more than once.
+//   - (g3) low = from only: the old span stays, empty if the batch reached
+//     the end.
+//
+// Why they are safe: a thief takes [s.mid, s.end) of the current span s, and
+// only when the low it read is at most s.mid. GiveBack lowers low to from
+// once the owner holds nothing at or above it, and all the owner processed
+// lies below from; so a thief that reads from steals nothing processed, and
+// nothing at or above s.end has been handed out. A thief that reads low
+// between GiveBack's CAS and its open reads the batch's end, higher than
+// from, which only makes the span it carves leave more to the owner. What the
+// close buys is balance: no thief carves a span from a stale low, and each
+// thief wins at most the one CAS it had started before the close.
+func TestModelGiveBackMutants(t *testing.T) {
+	const (
+		twice = "and to thread"
+		lost  = "never handed out"
+		chunk = "want a chunk"
+		cycle = "cycle"
+		empty = "steal range is empty"
+		retry = "lost its CAS"
+	)
+	thieves := [][]thief{nil, {{attempts: 1}}, {{attempts: 2}}, twoThieves}
+	scs := giveBackScenarios([]int{5, 5, 5, 3}, thieves, true)
+	if raceEnabled {
+		scs = giveBackScenarios([]int{3, 3, 3}, thieves[:3], false) // as in TestModelExactlyOnce
+	}
+	for _, c := range []struct {
+		v      variant
+		want   []string // found, each
+		benign bool     // no exactly-once or termination violation
+	}{
+		{giveByStore, []string{twice}, false},
+		{giveStoreNoClose, []string{twice}, false},
+		{giveNoClose, []string{empty, retry}, true},
+		{giveOpenFirst, []string{empty, retry}, true},
+		{giveLowOnly, []string{empty}, true},
+	} {
+		t.Run(c.v.String(), func(t *testing.T) {
+			shortest := make([]violation, len(c.want))
+			where := make([]string, len(c.want))
+			for _, sc := range scs {
+				r := newModel(&sc, c.v).explore()
+				for _, b := range r.bad {
+					for i, w := range c.want {
+						if strings.Contains(b.what, w) && (shortest[i].path == "" || len(strings.Fields(b.path)) < len(strings.Fields(shortest[i].path))) {
+							shortest[i], where[i] = b, sc.name
+						}
+					}
+					if c.benign && (strings.Contains(b.what, twice) || strings.Contains(b.what, lost) ||
+						strings.Contains(b.what, chunk) || strings.Contains(b.what, cycle) || strings.Contains(b.what, "held by")) {
+						t.Errorf("%s: %s\nschedule: %s\nwant no exactly-once or termination violation from this variant", sc.name, b.what, b.path)
+					}
+				}
+			}
+			for i, w := range c.want {
+				if shortest[i].path == "" {
+					t.Errorf("no violation found; want one whose description contains %q", w)
+					continue
+				}
+				t.Logf("%s: %s\nschedule: %s", where[i], shortest[i].what, shortest[i].path)
+			}
 		})
 	}
 }

@@ -312,6 +312,13 @@ func (r *Range) Reset(lo, hi int) {
 // wins s first (set), low = from (open; the linearization point). Every
 // index in [from, s.end) is then either the owner's or stealable, and no
 // index below from is: the owner processed those.
+//
+// The CAS is what exactly-once needs: setting the span with a Store can
+// overwrite a concurrent steal and hand an index out twice. The close is for
+// balance: without it a thief can carve a span from a stale low and leave an
+// empty steal range above indices the owner still has, and a thief could
+// make the set step fail more than once (the model check in model_test.go
+// shows both, and that neither loses nor doubles an index).
 func (r *Range) GiveBack(from int) {
 	p := toPos(from)
 	if p < r.lastLo || p > r.lastHi || r.lastHi == r.lastLo {
