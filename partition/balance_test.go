@@ -38,7 +38,8 @@ func simulate(run partition.Run, workers int, cost func(i int) int64, perNext in
 				t[w] += cost(i)
 			}
 			cur[w][0] = end
-			if end < hi && split != nil && split.Hungry() {
+			*clock = t[w]
+			if end < hi && split != nil && split.Hungry(w) {
 				split.GiveBack(w, end)
 				cur[w] = [3]int{}
 			}

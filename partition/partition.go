@@ -71,15 +71,18 @@ type StealingRun interface {
 // is not running.
 type SplittingRun interface {
 	StealingRun
-	// Hungry reports whether some worker is waiting for work.
-	Hungry() bool
+	// Hungry reports whether w should give back the rest of its range now:
+	// some worker is waiting for work, and w has been on its current range
+	// for over twice the adaptive batch target (20 µs), so the range is not
+	// an ordinary batch but one whose items cost more than those before it.
+	Hungry(w int) bool
 	// GiveBack hands back [from, hi) of the range [lo, hi) that Next(w)
 	// returned last, none of which w has processed (lo <= from <= hi).
 	GiveBack(w, from int)
 	// Idle is called by worker w after Next(w) reported no work. It reports
-	// whether w should call Next again, because another worker still
-	// holds a range it may give back; w counts as hungry until its Next
-	// returns work or Idle returns false. A single goroutine that drives
+	// whether w should call Next again, because another worker has held its
+	// range for over twice the batch target and may give part of it back; w
+	// counts as hungry until its Next returns work or Idle returns false. A single goroutine that drives
 	// every worker must not wait on Idle: it would wait for itself.
 	Idle(w int) bool
 }

