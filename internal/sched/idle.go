@@ -1,0 +1,172 @@
+// Package sched holds the parts of stealkit's task scheduler that do not
+// depend on tasks: the protocol by which idle workers sleep and wake (Idle
+// and Parker, this file) and the queue for work submitted from outside the
+// pool (Queue). The scheduler itself, and its deques, are in pfor and
+// internal/deque.
+package sched
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Idle is the sleep protocol of a pool of workers: idle workers search for
+// work for a while and then sleep without using CPU, and producers of work
+// wake one of them when nobody is searching. It is the Go runtime's
+// spinning-M protocol (runtime/proc.go: wakep, resetspinning) over Go
+// channels.
+//
+// # Callers
+//
+// A worker is in one of three states: running (it has work), searching
+// (looking for work) or sleeping. A worker calls StartSearch when it runs
+// out of work, and then either StopSearch when it found some (or no longer
+// needs any) or Sleep when it gives up; Sleep returns with the worker
+// searching again. Any goroutine calls Notify after it has made work
+// visible. All methods can be executed by any goroutine; each worker drives
+// its own transitions.
+//
+// # State
+//
+//	state    atomic.Uint64  searching workers in the low 32 bits, sleeping workers in the high 32
+//	mu       sync.Mutex     guards sleepers and every Parker's listed flag
+//	sleepers []*Parker      the sleeping workers, most recent last
+//
+// The counts change together with the list, under mu, except that
+// StartSearch and StopSearch change the searching count alone (an atomic
+// add): they are on the path from running to searching and back, which must
+// stay cheap.
+//
+// # No lost wake-ups
+//
+// Work is made visible by an atomic store or add (a deque's bottom, a
+// queue's length). Go's atomics are sequentially consistent, so of a
+// producer's [publish; load state] and a sleeper's [add to state; ready()],
+// one is first in the total order: either the producer sees the sleeper
+// (and, if nobody searches, wakes one), or ready() sees the work and the
+// sleeper does not block. A producer that sees a searching worker wakes
+// nobody and relies on it: that worker either still goes to sleep, and then
+// its ready() comes after the producer's publication and sees the work, or
+// it stops searching, and then, if it was the last searcher and others
+// sleep, StopSearch wakes one to take over the search. So while work is
+// visible and some worker sleeps, some worker is running or searching.
+//
+// Direct wake-ups (Parker.Unpark) follow the same pattern on the parker's
+// armed flag: the sleeper stores armed = true before ready(); the waker
+// publishes its condition, then loads armed.
+type Idle struct {
+	state    atomic.Uint64
+	mu       sync.Mutex
+	sleepers []*Parker
+}
+
+const (
+	oneSearching uint64 = 1
+	oneSleeping  uint64 = 1 << 32
+
+	// Deltas for state.Add (unsigned: subtracting is adding the complement).
+	searchToSleep = oneSleeping - oneSearching
+	sleepToSearch = ^searchToSleep + 1
+	stopSearching = ^oneSearching + 1
+)
+
+// A Parker is one worker's means of sleeping: a channel with room for one
+// wake-up token. Tokens are hints: a worker that wakes re-checks what it
+// was waiting for, so a stale token costs one spurious wake-up.
+type Parker struct {
+	wake   chan struct{}
+	armed  atomic.Bool // the owner may be blocked on wake, or about to be
+	listed bool        // in Idle.sleepers; guarded by Idle.mu
+}
+
+// NewParker returns a Parker for one worker.
+func NewParker() *Parker { return &Parker{wake: make(chan struct{}, 1)} }
+
+// Unpark wakes p's worker if it is sleeping or about to. Call it after
+// publishing, with an atomic operation, the condition the worker waits for.
+func (p *Parker) Unpark() {
+	if p.armed.Load() {
+		p.token()
+	}
+}
+
+func (p *Parker) token() {
+	select {
+	case p.wake <- struct{}{}:
+	default: // a token is already pending
+	}
+}
+
+// StartSearch records that the calling worker is looking for work.
+func (s *Idle) StartSearch() { s.state.Add(oneSearching) }
+
+// StopSearch records that the calling worker, which was searching, stopped:
+// it found work or no longer needs any. If it was the last searcher while
+// others sleep, it wakes one, as producers may have relied on it.
+func (s *Idle) StopSearch() {
+	if st := s.state.Add(stopSearching); uint32(st) == 0 && st >= oneSleeping {
+		s.wakeOne()
+	}
+}
+
+// Notify wakes a sleeping worker if nobody is searching. Call it after
+// making work visible with an atomic operation.
+func (s *Idle) Notify() {
+	if st := s.state.Load(); uint32(st) == 0 && st >= oneSleeping {
+		s.wakeOne()
+	}
+}
+
+// Sleep puts the calling worker, which is searching, to sleep on p unless
+// ready, called after the worker announced itself as sleeping, reports true.
+// It returns when the worker was woken by Notify, StopSearch or p.Unpark, or
+// at once if ready reported true; the worker is searching again. ready must
+// report whether there is work, and whatever else the worker waits for.
+func (s *Idle) Sleep(p *Parker, ready func() bool) {
+	s.mu.Lock()
+	s.sleepers = append(s.sleepers, p)
+	p.listed = true
+	s.state.Add(searchToSleep) // announces the sleeper to producers
+	s.mu.Unlock()
+	p.armed.Store(true) // announces it to Unpark
+	if !ready() {
+		<-p.wake
+	}
+	p.armed.Store(false)
+	s.mu.Lock()
+	if p.listed { // not woken through the list: take p off it
+		for i := len(s.sleepers) - 1; i >= 0; i-- {
+			if s.sleepers[i] == p {
+				s.sleepers = append(s.sleepers[:i], s.sleepers[i+1:]...)
+				break
+			}
+		}
+		p.listed = false
+		s.state.Add(sleepToSearch)
+	}
+	s.mu.Unlock()
+}
+
+// wakeOne moves the most recent sleeper to searching and wakes it.
+func (s *Idle) wakeOne() {
+	s.mu.Lock()
+	n := len(s.sleepers)
+	if n == 0 {
+		s.mu.Unlock()
+		return
+	}
+	p := s.sleepers[n-1]
+	s.sleepers[n-1] = nil
+	s.sleepers = s.sleepers[:n-1]
+	p.listed = false
+	s.state.Add(sleepToSearch)
+	s.mu.Unlock()
+	p.token()
+}
+
+// Counts returns the number of searching and sleeping workers, as of some
+// instant during the call.
+func (s *Idle) Counts() (searching, sleeping int) {
+	st := s.state.Load()
+	return int(uint32(st)), int(st >> 32)
+}

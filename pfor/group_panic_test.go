@@ -1,0 +1,158 @@
+package pfor_test
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stealkit/stealkit/pfor"
+)
+
+func blowUp(v any) { panic(v) }
+
+// TestJoinPanics: a panic in either half of a Join or Both, stolen or run
+// inline, reaches the caller of Run as a *PanicError with the value and the
+// panic site's stack, after the other half has finished; the pool works on
+// afterwards.
+func TestJoinPanics(t *testing.T) {
+	procSweep(t, func(t *testing.T) {
+		for _, tc := range []struct {
+			name   string
+			slowA  bool // a sleeps, so that b finishes first
+			panicA bool
+			panicB bool
+			want   string
+		}{
+			{"a panics", false, true, false, "a"},
+			{"b panics", false, false, true, "b"},
+			{"both panic: b wins", true, true, true, "b"},
+			{"slow a panics", true, true, false, "a"},
+		} {
+			var aDone, bDone atomic.Bool
+			pe, other := recoverPanic(func() {
+				pfor.Run(func(w *pfor.Worker) {
+					w.Join(func(*pfor.Worker) {
+						if tc.slowA {
+							time.Sleep(2 * time.Millisecond)
+						}
+						aDone.Store(true)
+						if tc.panicA {
+							blowUp("a")
+						}
+					}, func(*pfor.Worker) {
+						bDone.Store(true)
+						if tc.panicB {
+							blowUp("b")
+						}
+					})
+				})
+			})
+			if pe == nil {
+				t.Fatalf("%s: Run recovered %v (%T); want a *pfor.PanicError", tc.name, other, other)
+			}
+			if pe.Value != tc.want || !strings.Contains(string(pe.Stack), "blowUp") {
+				t.Errorf("%s: PanicError{Value: %v} with stack:\n%s\nwant value %q and blowUp on the stack", tc.name, pe.Value, pe.Stack, tc.want)
+			}
+			// a always runs (it was forked before b panicked, and Join waits
+			// for it or takes it back); b always runs.
+			if !bDone.Load() || (!aDone.Load() && !tc.panicB) {
+				t.Errorf("%s: a ran %v, b ran %v", tc.name, aDone.Load(), bDone.Load())
+			}
+		}
+		pe, _ := recoverPanic(func() {
+			pfor.Run(func(w *pfor.Worker) {
+				pfor.Both(w, func(w *pfor.Worker, i int) int {
+					if i == 1 {
+						blowUp(i)
+					}
+					return i
+				}, 1, 2)
+			})
+		})
+		if pe == nil || pe.Value != 1 {
+			t.Errorf("Both: recovered %v; want *PanicError{Value: 1}", pe)
+		}
+		var got int
+		pfor.Run(func(w *pfor.Worker) { got = fibBoth(w, 20) })
+		if got != fibSeq(20) {
+			t.Errorf("after panics: fib(20) = %d; want %d", got, fibSeq(20))
+		}
+	})
+}
+
+// TestGroupPanic: a panic in a task skips the tasks not yet started and is
+// re-raised by Wait, beating an error, as a *PanicError with the panic
+// site's stack.
+func TestGroupPanic(t *testing.T) {
+	g := pfor.NewGroup(context.Background())
+	var ran atomic.Int64
+	var link func(w *pfor.Worker, k int) error
+	link = func(w *pfor.Worker, k int) error {
+		ran.Add(1)
+		if k < 10_000 {
+			w.Go(g, func(w *pfor.Worker) error { return link(w, k+1) })
+		}
+		if k == 100 {
+			blowUp("boom")
+		}
+		return nil
+	}
+	g.Go(func(w *pfor.Worker) error { return link(w, 0) })
+	pe, other := recoverPanic(func() { g.Wait() })
+	if pe == nil {
+		t.Fatalf("Wait recovered %v; want a *pfor.PanicError", other)
+	}
+	if pe.Value != "boom" || !strings.Contains(string(pe.Stack), "blowUp") {
+		t.Errorf("PanicError{Value: %v}, stack:\n%s\nwant \"boom\" and blowUp on the stack", pe.Value, pe.Stack)
+	}
+	if n := ran.Load(); n > 200 {
+		t.Errorf("%d links ran after link 100 panicked; want the rest skipped", n)
+	}
+
+	// A panic in a task that was running when another task failed still
+	// reaches Wait, and beats the error.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the two tasks must run at once
+	g = pfor.NewGroup(context.Background())
+	started, failed := make(chan struct{}), make(chan struct{})
+	g.Go(func(*pfor.Worker) error {
+		close(started)
+		<-failed
+		time.Sleep(time.Millisecond) // let the error be recorded
+		blowUp("late")
+		return nil
+	})
+	g.Go(func(*pfor.Worker) error {
+		<-started
+		defer close(failed)
+		return context.DeadlineExceeded
+	})
+	if pe, other := recoverPanic(func() { g.Wait() }); pe == nil || pe.Value != "late" {
+		t.Errorf("error, then a panic: Wait recovered %v, %v; want *PanicError{Value: \"late\"}", pe, other)
+	}
+}
+
+// TestDoPanicSkipsRest: once a function of Do panics, functions not yet
+// started do not start.
+func TestDoPanicSkipsRest(t *testing.T) {
+	var ran atomic.Int64
+	fns := make([]func(), 1000)
+	for i := range fns {
+		fns[i] = func() {
+			ran.Add(1)
+			if i == 0 { // the caller runs fns[0] once it has forked the rest
+				blowUp("first")
+			}
+			time.Sleep(time.Millisecond) // the others are slow to finish
+		}
+	}
+	pe, _ := recoverPanic(func() { pfor.Do(fns...) })
+	if pe == nil || pe.Value != "first" {
+		t.Fatalf("Do recovered %v; want *PanicError{Value: \"first\"}", pe)
+	}
+	if n := ran.Load(); n > 100 {
+		t.Errorf("%d of 1000 functions ran after the first panicked; want the rest skipped", n)
+	}
+}

@@ -1,0 +1,198 @@
+package pfor
+
+import (
+	"runtime"
+	"time"
+
+	"github.com/stealkit/stealkit/internal/deque"
+	"github.com/stealkit/stealkit/internal/sched"
+)
+
+// A Worker is a task's handle on the task pool: the worker goroutine that
+// runs the task, with its work-stealing deque. Task functions receive one;
+// forking through it (Join, Both, Worker.Go) pushes onto that worker's deque
+// at the cost of two atomic stores, where other goroutines can steal the
+// work, and waiting through it (Join, Both, Worker.Wait) runs other tasks
+// instead of blocking.
+//
+// Go has no goroutine-local storage, so the scheduler cannot find the
+// current worker by itself: the handle is how it knows, which is why task
+// functions take a *Worker. Like a *testing.T, a Worker must be used only by
+// the function it was passed to, on that function's goroutine, and only
+// until it returns; using it from a goroutine the task started corrupts the
+// deque, whose owner end is not safe for concurrent use.
+//
+// # The task pool
+//
+// Tasks (Join, Both, Worker.Go and Group, Do, Sort) run on a pool of their
+// own, separate from the warm pool of Range and friends: GOMAXPROCS-1
+// worker goroutines, each with a work-stealing deque, started on first use
+// and following GOMAXPROCS. Entry points that take no Worker (Run, Do,
+// Group.Wait, Sort, SortStableFunc) make the calling goroutine a guest
+// worker for the duration of the call, with a deque of its own that the
+// pool's workers steal from: one worker per GOMAXPROCS in all, the caller
+// takes part in its own work, and waiting from outside the pool, from a loop
+// body say, cannot deadlock even when every pool worker is busy. Idle
+// workers steal from random victims, yielding the processor every few
+// attempts, and after 50 µs without work sleep without using CPU until work
+// appears.
+//
+// Tasks are for computation: a task that blocks (on I/O, a lock, a channel
+// another task feeds) holds its worker meanwhile, and one that waits for
+// another task other than through this package's waits (Join, Both, Wait,
+// Do, ...), which run tasks while they wait, may deadlock.
+type Worker struct {
+	dq   *deque.Deque[task]
+	pool *taskPool
+	park *sched.Parker
+	rng  uint64 // xorshift state for choosing victims
+
+	index   int  // pool workers: index in the pool; guests: -1
+	retired bool // pool workers: the goroutine has ended; guarded by the pool's mu
+
+	// Frames for Join and Both, reused by depth: frames[depth] is the next
+	// one (see fork).
+	frames []*task
+	depth  int
+
+	free []*groupTask // finished Group tasks for reuse (see groupTasks)
+	cur  *groupTask   // the Group task running innermost on this worker, or nil
+
+	_ cacheLinePad // the owner writes depth, free and cur all the time
+}
+
+const (
+	taskSpinFor = 50 * time.Microsecond // how long a worker searches for work before it sleeps
+	searchYield = 8                     // a searching worker yields every searchYield rounds
+)
+
+// push makes t available to thieves and wakes a sleeping worker if nobody
+// is searching.
+func (w *Worker) push(t *task) {
+	w.dq.Push(t)
+	w.pool.idle.Notify()
+}
+
+// helpUntil runs tasks, its own deque's newest first, then stolen ones,
+// until done reports true. done must become true only through an atomic
+// operation followed by Unpark of the waiter's parker, as frames and Groups
+// do, so that a sleeping waiter wakes.
+func (w *Worker) helpUntil(done func() bool) {
+	for !done() {
+		t := w.dq.Pop()
+		if t == nil {
+			if t = w.search(done); t == nil {
+				return
+			}
+		}
+		w.execute(t)
+	}
+}
+
+// execute runs t, a task from some deque or the injection queue.
+func (w *Worker) execute(t *task) {
+	if t.owner != nil {
+		w.runFrame(t)
+		return
+	}
+	t.job.exec(w)
+}
+
+// search looks for a task in the injection queue and the other deques until
+// it finds one, which it returns, or done reports true (then nil). done ==
+// nil is the main loop of a pool worker, which gets nil when it must retire
+// (StopSearch then passes on any wake-up meant for it).
+// Every few rounds it yields the processor, as Arora, Blumofe and Plaxton's
+// thieves do in a multiprogrammed system, so that a preempted goroutine
+// holding work gets to run; after taskSpinFor without finding anything it
+// sleeps. (Yielding every round would be too much: runtime.Gosched takes
+// the scheduler's global lock, and a spinning worker then slows every
+// goroutine of the process. Measured: BenchmarkDo.)
+func (w *Worker) search(done func() bool) *task {
+	// One round before announcing the search: most searches of a busy pool
+	// succeed at once, and the announcement is a write to a word that every
+	// push reads (see sched.Idle).
+	if done == nil && w.pool.excess(w) || done != nil && done() {
+		return nil
+	}
+	if t := w.trySteal(); t != nil {
+		return t
+	}
+	idle := &w.pool.idle
+	idle.StartSearch()
+	var since time.Time
+	for round := 1; ; round++ {
+		if done != nil && done() || done == nil && w.pool.excess(w) {
+			idle.StopSearch()
+			return nil
+		}
+		if t := w.trySteal(); t != nil {
+			idle.StopSearch()
+			return t
+		}
+		if round%searchYield != 0 {
+			continue
+		}
+		if now := time.Now(); since.IsZero() {
+			since = now
+		} else if now.Sub(since) > taskSpinFor {
+			idle.Sleep(w.park, func() bool { return (done != nil && done()) || w.pool.hasWork() })
+			since = time.Time{}
+			continue
+		}
+		runtime.Gosched()
+	}
+}
+
+// trySteal takes a task from the injection queue, else tries each other
+// deque once, starting at a random one.
+func (w *Worker) trySteal() *task {
+	p := w.pool
+	if t := p.inject.Pop(); t != nil {
+		return t
+	}
+	vs := *p.victims.Load()
+	n := uint64(len(vs))
+	w.rng ^= w.rng << 13
+	w.rng ^= w.rng >> 7
+	w.rng ^= w.rng << 17
+	for i, start := uint64(0), w.rng%n; i < n; i++ {
+		v := vs[(start+i)%n]
+		if v == w {
+			continue
+		}
+		if t := v.dq.Steal(); t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// loop is a pool worker's goroutine: it runs tasks until the pool retires
+// it. If a task ends the goroutine with runtime.Goexit instead, the deferred
+// call starts a replacement, so the pool keeps its size.
+func (w *Worker) loop() {
+	retired := false
+	defer func() {
+		if !retired {
+			go w.loop()
+		}
+	}()
+	labelWorker(w.index)
+	for {
+		t := w.dq.Pop()
+		if t == nil {
+			if w.pool.retire(w) {
+				retired = true
+				return
+			}
+			if t = w.search(nil); t == nil {
+				if retired = w.pool.retire(w); retired {
+					return
+				}
+				continue
+			}
+		}
+		w.execute(t)
+	}
+}
