@@ -29,4 +29,15 @@
 //
 // Helpers spin for 50 µs after their last work, so loops called back to
 // back do not pay an OS wake-up each time, and then park without using CPU.
+//
+// # Tasks
+//
+// Work that creates work as it goes (recursion, tree search, subdivision)
+// runs on a second pool, of tasks on per-worker work-stealing deques:
+// Run, Both and Worker.Join fork and join (Both allocates nothing for a
+// top-level function), a Group collects tasks spawned from any depth, with
+// errors, panics and a context, and Sort and SortStableFunc sort in
+// parallel. Task functions get a *Worker, the handle of the worker that
+// runs them; waiting on a worker runs other tasks instead of blocking it.
+// Do runs its functions on this pool.
 package pfor
