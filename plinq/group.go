@@ -1,0 +1,131 @@
+package plinq
+
+// A Group is the elements of a query that share a key, in query order.
+type Group[K comparable, T any] struct {
+	Key   K
+	Items []T
+}
+
+// GroupBy returns the query of q's elements grouped by key(x), compared
+// with ==: one Group per distinct key, in the order in which the keys first
+// appear in q, each holding its elements in query order. key is called
+// concurrently from several goroutines, once per element. q is collected
+// into a slice (for free if q is a slice), its keys are numbered in parallel
+// per block of 65536 elements with a map per worker, the blocks' keys are
+// merged on the calling goroutine (a map operation per distinct key per
+// block), and the elements are placed group by group in parallel: all
+// groups' Items share one allocation (each capped, so appending to one
+// copies it). A NaN key, unequal to itself, makes a group of its own per
+// element, as in a map. GroupBy panics if key is nil.
+func GroupBy[T any, K comparable](q Query[T], key func(T) K) Query[Group[K, T]] {
+	mustFunc("GroupBy", "key", key == nil)
+	return derive(q, func(x *exec) flow[Group[K, T]] {
+		items := collect(x, q.flow(x), true)
+		ix := indexKeys(x, items, key)
+		all, start := arrange(x, ix, items)
+		groups := make([]Group[K, T], len(ix.keys))
+		for g, k := range ix.keys {
+			groups[g] = Group[K, T]{k, all[start[g]:start[g+1]:start[g+1]]}
+		}
+		return ownedFlow(groups)
+	})
+}
+
+// CountBy runs q and returns how many of its elements have each key(x), by
+// ==. key is called concurrently from several goroutines, once per element;
+// each worker counts into a map of its own, taking blocks of q's source
+// (as Sum does), and the maps are merged at the end (a map operation per
+// distinct key per worker). NaN keys are each counted apart, as in a map
+// loop. CountBy panics if key is nil.
+func CountBy[T any, K comparable](q Query[T], key func(T) K) map[K]int {
+	mustFunc("CountBy", "key", key == nil)
+	x := newExec(q.set)
+	f := q.flow(x)
+	type state struct {
+		m   map[K]int
+		run func(lo, hi int) bool
+	}
+	var total map[K]int
+	blockChunks(x, f.n,
+		func(w *worker) *state {
+			s := &state{m: make(map[K]int)}
+			s.run = f.open(w, func(b []T) bool {
+				for _, v := range b {
+					s.m[key(v)]++
+				}
+				return true
+			})
+			return s
+		},
+		func(s *state, lo, hi int) bool { s.run(lo, hi); return true },
+		func(s *state) {
+			if total == nil {
+				total = s.m
+				return
+			}
+			for k, c := range s.m {
+				total[k] += c
+			}
+		})
+	if total == nil {
+		total = make(map[K]int)
+	}
+	return total
+}
+
+// ToMap runs q and returns the map of key(x) to value(x) for its elements
+// x. When several elements have the same key, the last in query order wins,
+// as in a sequential loop. key and value are called concurrently from
+// several goroutines, key once per element and value at most once (not for
+// an element whose key a later element of the same worker already set);
+// each worker fills a map of its own,
+// remembering for each key the chunk its value came from, and the maps are
+// merged at the end. ToMap panics if key or value is nil.
+func ToMap[T any, K comparable, V any](q Query[T], key func(T) K, value func(T) V) map[K]V {
+	mustFunc("ToMap", "key", key == nil)
+	mustFunc("ToMap", "value", value == nil)
+	x := newExec(q.set)
+	f := q.flow(x)
+	type entry struct {
+		v  V
+		lo int // the chunk the value came from (its first block): a later chunk's value wins
+	}
+	type state struct {
+		m   map[K]entry
+		run func(lo, hi int) bool
+	}
+	var states []*state
+	blockChunks(x, f.n,
+		func(w *worker) *state {
+			s := &state{m: make(map[K]entry)}
+			s.run = f.open(w, func(b []T) bool {
+				for _, v := range b {
+					k := key(v)
+					if e, ok := s.m[k]; !ok || e.lo <= w.lo { // <=: later in the same chunk
+						s.m[k] = entry{value(v), w.lo}
+					}
+				}
+				return true
+			})
+			return s
+		},
+		func(s *state, lo, hi int) bool { s.run(lo, hi); return true },
+		func(s *state) { states = append(states, s) })
+	var merged map[K]entry
+	for _, s := range states {
+		if merged == nil {
+			merged = s.m
+			continue
+		}
+		for k, e := range s.m {
+			if old, ok := merged[k]; !ok || old.lo < e.lo {
+				merged[k] = e
+			}
+		}
+	}
+	out := make(map[K]V, len(merged))
+	for k, e := range merged {
+		out[k] = e.v
+	}
+	return out
+}

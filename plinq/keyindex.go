@@ -1,0 +1,156 @@
+package plinq
+
+// The key index: the distinct keys of a slice numbered in order of first
+// appearance, which GroupBy, Distinct, the set operators and Join share.
+//
+// Phase 1, in parallel over fixed blocks of groupBlock items: each block
+// numbers its own distinct keys in first-appearance order with a map of the
+// worker's (cleared between blocks), and records every item's local number
+// (16 bits: a block has at most 65536 keys), each local key's first item and
+// count. Phase 2, on the calling goroutine: the blocks' key lists are merged
+// in block order into one map, which numbers the keys globally, still in
+// first-appearance order. Phase 2 costs a map operation per distinct key per
+// block, so it is cheap when keys repeat across blocks (1,000 keys over 10M
+// items: 153,000 operations against 10M) and as slow as a sequential map loop
+// when nearly every key is distinct. GroupBy then places the items, group by
+// group, in one pass in parallel over the blocks (arrange).
+
+var groupBlock = 1 << 16 // at most 1<<16: local key numbers are 16 bits
+
+// A keyIndex numbers the distinct keys of items, by ==, in first-appearance
+// order: key g is the g-th distinct key met in a scan of items.
+type keyIndex[K comparable] struct {
+	keys   []K   // keys[g]
+	first  []int // first[g]: position of the first item with key g
+	count  []int // count[g]: number of items with key g
+	lookup map[K]int
+	local  []uint16     // local[i]: item i's key number within its block
+	blocks []blockIndex // per block
+}
+
+// blockIndex is one block's keys, numbered locally.
+type blockIndex struct {
+	first []int // first[l]: position of the block's first item with local key l
+	count []int // count[l]
+	group []int // group[l]: the global number of local key l
+}
+
+// indexKeys builds the key index of items, calling key once per item,
+// concurrently.
+func indexKeys[T any, K comparable](x *exec, items []T, key func(T) K) *keyIndex[K] {
+	n := len(items)
+	nb := (n + groupBlock - 1) / groupBlock
+	ix := &keyIndex[K]{local: make([]uint16, n), blocks: make([]blockIndex, nb), lookup: make(map[K]int)}
+	blockKeys := make([][]K, nb)
+	blocks(x, nb,
+		func(*worker) map[K]int { return make(map[K]int) },
+		func(m map[K]int, b0, b1 int) bool {
+			for b := b0; b < b1; b++ {
+				clear(m)
+				var keys []K
+				bi := &ix.blocks[b]
+				lo := b * groupBlock
+				for i, v := range items[lo:min(lo+groupBlock, n)] {
+					k := key(v)
+					l, ok := m[k]
+					if !ok {
+						l = len(keys)
+						m[k] = l
+						keys = append(keys, k)
+						bi.first = append(bi.first, lo+i)
+						bi.count = append(bi.count, 0)
+					}
+					ix.local[lo+i] = uint16(l)
+					bi.count[l]++
+				}
+				blockKeys[b] = keys
+			}
+			return true
+		}, nil)
+	for b, keys := range blockKeys {
+		bi := &ix.blocks[b]
+		bi.group = make([]int, len(keys))
+		for l, k := range keys {
+			g, ok := ix.lookup[k]
+			if !ok {
+				g = len(ix.keys)
+				ix.lookup[k] = g
+				ix.keys = append(ix.keys, k)
+				ix.first = append(ix.first, bi.first[l])
+				ix.count = append(ix.count, 0)
+			}
+			bi.group[l] = g
+			ix.count[g] += bi.count[l]
+		}
+	}
+	return ix
+}
+
+// arrange returns items reordered group by group, in group order, each
+// group's items in their order in items, and where each group starts:
+// group g is all[start[g]:start[g+1]]. It is a stable counting sort by group
+// number, in parallel over the blocks. Each block is first sorted by local
+// key in a buffer of the worker's, which stays in cache, and then each of
+// its runs is copied to its place: scattering the items straight to their
+// groups would write to as many places in all as there are groups, and with
+// a thousand groups, most of those writes would miss the cache and the TLB.
+func arrange[T any, K comparable](x *exec, ix *keyIndex[K], items []T) (all []T, start []int) {
+	start = make([]int, len(ix.keys)+1)
+	for g, c := range ix.count {
+		start[g+1] = start[g] + c
+	}
+	// Where each block's run of each of its groups goes: after the same
+	// group's items in earlier blocks.
+	placed := make([]int, len(ix.keys))
+	dest := make([][]int, len(ix.blocks))
+	for b := range ix.blocks {
+		bi := &ix.blocks[b]
+		d := make([]int, len(bi.group))
+		for l, g := range bi.group {
+			d[l] = start[g] + placed[g]
+			placed[g] += bi.count[l]
+		}
+		dest[b] = d
+	}
+	all = make([]T, len(items))
+	type scratch struct {
+		buf []T
+		off []int
+	}
+	blocks(x, len(ix.blocks),
+		func(*worker) *scratch { return &scratch{buf: make([]T, min(groupBlock, len(items)))} },
+		func(s *scratch, b0, b1 int) bool {
+			for b := b0; b < b1; b++ {
+				bi := &ix.blocks[b]
+				s.off = s.off[:0]
+				sum := 0
+				for _, c := range bi.count {
+					s.off = append(s.off, sum)
+					sum += c
+				}
+				lo := b * groupBlock
+				for i, v := range items[lo:min(lo+groupBlock, len(items))] {
+					l := ix.local[lo+i]
+					s.buf[s.off[l]] = v
+					s.off[l]++
+				}
+				for l, c := range bi.count { // off[l] is now the end of run l
+					copy(all[dest[b][l]:], s.buf[s.off[l]-c:s.off[l]])
+				}
+			}
+			return true
+		}, nil)
+	return all, start
+}
+
+// firsts returns the first item of each group, in group order.
+func firsts[T any, K comparable](x *exec, ix *keyIndex[K], items []T) []T {
+	out := make([]T, len(ix.first))
+	const piece = 1 << 14
+	each(x, (len(out)+piece-1)/piece, func(p0, p1 int) {
+		for g := p0 * piece; g < min(p1*piece, len(out)); g++ {
+			out[g] = items[ix.first[g]]
+		}
+	})
+	return out
+}

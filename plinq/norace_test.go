@@ -1,0 +1,5 @@
+//go:build !race
+
+package plinq_test
+
+const raceEnabled = false

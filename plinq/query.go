@@ -1,0 +1,102 @@
+package plinq
+
+import (
+	"context"
+	"slices"
+
+	"github.com/stealkit/stealkit/pfor"
+)
+
+// A Query is a parallel query over a sequence of T: a source and the
+// operators applied to it, run by a terminal operation (ToSlice, Sum, First,
+// All, ...). A Query is an immutable value: operators return new queries and
+// never change their input, so a query may be run any number of times, also
+// from several goroutines at once (each run evaluates it afresh), and
+// branched into several queries. The zero Query is an empty query with
+// default settings.
+//
+// Operators that keep the element type and need nothing of it are methods
+// (q.Where, q.Take, q.OrderBy, q.Count); operators that change the element
+// type or need a constraint on it (comparable, cmp.Ordered, Number) are
+// package functions (Select, Distinct, Sum, Min, GroupBy), since Go methods
+// cannot have type parameters of their own.
+type Query[T any] struct {
+	plan func(x *exec) flow[T] // nil: empty
+	set  *settings             // nil: defaults
+	sort *sortSpec[T]          // non-nil if the last operator was OrderBy or ThenBy
+}
+
+// settings are a query's options. Operators hand them on to the queries they
+// return; binary operators (Zip, Union, Join, ...) take their first
+// query's.
+type settings struct {
+	opts      []pfor.Option
+	ctx       context.Context // nil: none
+	unordered bool
+}
+
+// With returns q with pfor options added to those q already has, for every
+// parallel loop that q's terminal operations run: pfor.WithWorkers,
+// pfor.WithPartitioner, pfor.WithGrain, pfor.WithLabel, ... Options apply in
+// order, so a later option overrides an earlier one of the same kind.
+// WithGrain and the partitioner apply to loops over the query's elements;
+// plinq's internal loops over fixed blocks of elements (reductions, sorts,
+// grouping) take one block at a time. pfor.WithStats records only the last
+// loop of a run.
+func (q Query[T]) With(opts ...pfor.Option) Query[T] {
+	s := q.settings()
+	s.opts = append(slices.Clip(s.opts), opts...)
+	q.set = &s
+	return q
+}
+
+// WithContext returns q with a context: once ctx is done, a running
+// terminal operation stops starting work and every chunk in progress stops
+// at its next batch of 256 elements, and the terminal operation then panics
+// with an error wrapping ctx.Err(); run it inside Try to receive ctx.Err()
+// as an error instead. A terminal operation whose ctx is done before it
+// starts does no work. WithContext panics if ctx is nil.
+func (q Query[T]) WithContext(ctx context.Context) Query[T] {
+	if ctx == nil {
+		panic("plinq: WithContext(nil)")
+	}
+	s := q.settings()
+	s.ctx = ctx
+	q.set = &s
+	return q
+}
+
+// Unordered returns q with permission to deliver its results in any order:
+// ToSlice, All, Enumerate and the queries derived from q may return the same
+// elements as the ordered query in another order where that is cheaper.
+// Which elements a query yields never depends on it: positional operators
+// (Take, Skip, TakeWhile, SkipWhile, SelectIndexed, Zip, Reverse, First,
+// Last, ElementAt) and order-dependent ones (OrderBy's stability, DistinctBy
+// and GroupBy's first appearances, Aggregate's combining order) always see
+// their input in query order.
+func (q Query[T]) Unordered() Query[T] {
+	s := q.settings()
+	s.unordered = true
+	q.set = &s
+	return q
+}
+
+func (q Query[T]) settings() settings {
+	if q.set == nil {
+		return settings{}
+	}
+	return *q.set
+}
+
+// derive returns a query with q's settings and the given plan.
+func derive[T, U any](q Query[T], plan func(x *exec) flow[U]) Query[U] {
+	return Query[U]{plan: plan, set: q.set}
+}
+
+// flow plans q for one run.
+func (q Query[T]) flow(x *exec) flow[T] {
+	if q.plan == nil {
+		return sliceFlow[T](nil)
+	}
+	return q.plan(x)
+}

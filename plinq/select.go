@@ -1,0 +1,63 @@
+package plinq
+
+// Select returns the query of f(x) for every element x of q, in query order.
+// f is called concurrently from several goroutines, once per element of q,
+// as the query runs. A Select of an indexed query (a slice, a Range, a Zip,
+// and Select, Take or Skip of those) stays indexed, so ToSlice writes its
+// results straight into place and Count does not call f. Select panics if f
+// is nil.
+func Select[T, U any](q Query[T], f func(T) U) Query[U] {
+	mustFunc("Select", "f", f == nil)
+	return derive(q, func(x *exec) flow[U] {
+		in := q.flow(x)
+		return flow[U]{n: in.n, indexed: in.indexed, open: func(w *worker, sink func([]U) bool) func(lo, hi int) bool {
+			buf := make([]U, batchLen)
+			return in.open(w, func(b []T) bool {
+				out := buf[:len(b)]
+				for i, v := range b {
+					out[i] = f(v)
+				}
+				return sink(out)
+			})
+		}}
+	})
+}
+
+// SelectIndexed returns the query of f(i, x) for every element x of q, where
+// i is x's position in q (0 for q's first element), in query order. f is
+// called concurrently from several goroutines, once per element. If q is
+// indexed (see Select), the positions cost nothing; otherwise (after Where,
+// SelectMany, TakeWhile, ...) they are only known once q's results are
+// counted, so q is first collected into a slice. SelectIndexed panics if f
+// is nil.
+func SelectIndexed[T, U any](q Query[T], f func(i int, x T) U) Query[U] {
+	mustFunc("SelectIndexed", "f", f == nil)
+	return derive(q, func(x *exec) flow[U] {
+		in := indexed(x, q.flow(x))
+		return flow[U]{n: in.n, indexed: true, open: func(w *worker, sink func([]U) bool) func(lo, hi int) bool {
+			buf := make([]U, batchLen)
+			pos := 0
+			run := in.open(w, func(b []T) bool {
+				out := buf[:len(b)]
+				for i, v := range b {
+					out[i] = f(pos+i, v)
+				}
+				pos += len(b)
+				return sink(out)
+			})
+			return func(lo, hi int) bool {
+				pos = lo
+				return run(lo, hi)
+			}
+		}}
+	})
+}
+
+// indexed returns f if it is indexed, else the flow over its elements
+// collected in query order.
+func indexed[T any](x *exec, f flow[T]) flow[T] {
+	if f.indexed {
+		return f
+	}
+	return materialized(x, f)
+}
