@@ -1,0 +1,105 @@
+// Package load tells how busy other processes keep the machine's CPUs, so that measurements
+// taken on a shared machine can say whether they were disturbed. It reads Linux's /proc;
+// elsewhere it reports that it cannot tell.
+package load
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// hz is USER_HZ, the unit of the CPU times in /proc on Linux.
+const hz = 100
+
+// Sample is the machine's and this process's CPU time at one moment.
+type Sample struct {
+	busy int64 // CPU time of all CPUs not idle, in 1/hz s
+	own  int64 // this process's and its waited-for children's CPU time, in 1/hz s
+	at   time.Time
+	ok   bool
+}
+
+// Take samples the CPU times now.
+func Take() Sample {
+	busy, ok1 := machineBusy()
+	own, ok2 := ownTime()
+	return Sample{busy: busy, own: own, at: time.Now(), ok: ok1 && ok2}
+}
+
+// Span accumulates the CPU time others used over one or more intervals. The zero Span is
+// empty and valid.
+type Span struct {
+	others int64 // in 1/hz s
+	wall   time.Duration
+	bad    bool // some interval could not be measured
+}
+
+// Add adds the interval from a to b.
+func (s *Span) Add(a, b Sample) {
+	if !a.ok || !b.ok {
+		s.bad = true
+		return
+	}
+	s.others += max(0, (b.busy-a.busy)-(b.own-a.own))
+	s.wall += b.at.Sub(a.at)
+}
+
+// Cores returns the average number of CPUs that other processes kept busy over the span's
+// intervals, or -1 if it cannot tell. The CPU times have a resolution of 10 ms, so over a
+// span of a few tens of milliseconds the figure is coarse: 0 or a multiple of 10 ms / span.
+func (s Span) Cores() float64 {
+	if s.bad || s.wall <= 0 {
+		return -1
+	}
+	return float64(s.others) / hz / s.wall.Seconds()
+}
+
+// machineBusy returns the CPU time all CPUs spent not idle, from /proc/stat's cpu line.
+func machineBusy() (int64, bool) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, false
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 8 || f[0] != "cpu" {
+		return 0, false
+	}
+	var busy int64
+	for i, s := range f[1:8] { // user nice system idle iowait irq softirq
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		if i != 3 && i != 4 { // idle and iowait are not busy
+			busy += v
+		}
+	}
+	return busy, true
+}
+
+// ownTime returns this process's CPU time and that of its waited-for children, from
+// /proc/self/stat (utime, stime, cutime, cstime).
+func ownTime() (int64, bool) {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0, false
+	}
+	// The command name, field 2, is in parentheses and may hold spaces: count from after it.
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 15 {
+		return 0, false
+	}
+	var own int64
+	for _, s := range f[11:15] { // fields 14 to 17 of the whole line
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		own += v
+	}
+	return own, true
+}

@@ -1,0 +1,195 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stealkit/stealkit/benchmarks/internal/report"
+	"github.com/stealkit/stealkit/benchmarks/internal/runner"
+	"github.com/stealkit/stealkit/benchmarks/internal/simulate"
+)
+
+// sample is a small report with every section: results (one skipped), a timeline with own
+// and stolen chunks, a study with a failed check, and noise.
+func sample() *report.Report {
+	rs := []runner.Result{
+		{Workload: "tailheavy", Impl: "sequential", Group: "baseline", Workers: 1, N: 1000, Calls: 1, MedianNs: 2e6, Speedup: 1, Efficiency: 1},
+		{Workload: "tailheavy", Impl: "goroutines", Group: "baseline", Workers: 2, N: 1000, Calls: 1, Skipped: "n = 1000 > 10"},
+		{Workload: "tailheavy", Impl: "static", Group: "stealkit", Workers: 2, N: 1000, Calls: 1, MedianNs: 1.9e6, Speedup: 2e6 / 1.9e6, Efficiency: 1e6 / 1.9e6, VsPeer: 1.9, Measured: true, Imbalance: 1.95},
+		{Workload: "tailheavy", Impl: "stealing", Group: "stealkit", Workers: 2, N: 1000, Calls: 1, MedianNs: 1.01e6, Speedup: 2e6 / 1.01e6, Efficiency: 1e6 / 1.01e6, VsPeer: 1.01, Measured: true, Steals: 7, Imbalance: 1.01},
+		{Workload: "tailheavy", Impl: "pond", Group: "peer", Workers: 2, N: 1000, Calls: 1, MedianNs: 1e6, Speedup: 2, Efficiency: 1, VsPeer: 1},
+		{Workload: "tiny", Impl: "sequential", Group: "baseline", Workers: 1, N: 1000, Calls: 2000, MedianNs: 40e3, Speedup: 1, Efficiency: 1},
+		{Workload: "tiny", Impl: "static", Group: "stealkit", Workers: 2, N: 1000, Calls: 2000, MedianNs: 30e3, Speedup: 4.0 / 3, Efficiency: 2.0 / 3, Measured: true, Steals: 0.5, Imbalance: 1.2},
+	}
+	tl := runner.Timeline{Workload: "tailheavy", Partitioner: "stealing", Workers: 2, N: 1000, MakespanNs: 1e6, Steals: 1, Imbalance: 1.01,
+		Chunks: []runner.Chunk{
+			{Worker: 0, Lo: 0, Hi: 500, StartNs: 0, EndNs: 100e3},
+			{Worker: 0, Lo: 900, Hi: 1000, StartNs: 100e3, EndNs: 1e6, Stolen: true},
+			{Worker: 1, Lo: 500, Hi: 600, StartNs: 0, EndNs: 100},
+			{Worker: 1, Lo: 600, Hi: 700, StartNs: 100, EndNs: 200}, // merged with the one before: under a pixel
+			{Worker: 1, Lo: 700, Hi: 900, StartNs: 200, EndNs: 990e3},
+		}}
+	s := &simulate.Study{Machine: simulate.Machine{SpinNs: 2.5, TakeNs: map[string][]float64{"static": {1, 2}, "stealing": {20, 30}}}, Workers: []int{1, 2, 4}, Tolerance: 0.15}
+	w := simulate.Workload{Name: "tailheavy", N: 1000, Calls: 1, UnitNs: []float64{2.6, 2.7}, SpinRatio: 1.04}
+	for _, k := range s.Workers {
+		for _, p := range []string{"static", "dynamic", "guided", "stealing", "auto"} {
+			w.Predictions = append(w.Predictions, simulate.Result{Partitioner: p, Workers: k, MakespanNs: 2e6 / float64(k), Efficiency: 0.9, Imbalance: 1.1, Steals: int64(k)})
+		}
+	}
+	s.Workloads = []simulate.Workload{w}
+	s.Checks = []simulate.Check{
+		{Workload: "tailheavy", Partitioner: "inline", Workers: 1, PredictedNs: 2e6, MeasuredNs: 2.1e6, Error: 2/2.1 - 1},
+		{Workload: "tailheavy", Partitioner: "static", Workers: 2, PredictedNs: 1e6, MeasuredNs: 1.9e6, Error: 1/1.9 - 1},
+	}
+	return &report.Report{
+		Meta:      report.Meta{Date: "2026-01-01T00:00:00Z", Command: "stealbench -x <y>", CPU: "test & CPU", GOMAXPROCS: 2, Scale: 0.25, Repeat: 5, Noise: true, NoiseCores: 0.98, Versions: []report.Version{{Path: "github.com/stealkit/stealkit", Version: "(devel)", Replace: "../"}}},
+		Results:   rs,
+		Timelines: []runner.Timeline{tl},
+		Study:     s,
+	}
+}
+
+// hasRow reports whether out has a line whose fields are want's.
+func hasRow(out, want string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Join(strings.Fields(l), " ") == strings.Join(strings.Fields(want), " ") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestWriteTable(t *testing.T) {
+	var b strings.Builder
+	if err := report.WriteTable(&b, sample().Results); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 1+7+1 || lines[6] != "" { // header, rows, a blank line between the two workloads
+		t.Fatalf("WriteTable wrote %d lines; want 9, the 7th blank:\n%s", len(lines), out)
+	}
+	for _, want := range []string{
+		"workload n impl workers time speedup eff t/peer steals imbal",
+		"tailheavy 1000 static 2 1.90ms 1.05 0.53 1.90 0 1.95",
+		"tailheavy 1000 goroutines 2 skipped - - - - - (n = 1000 > 10)",
+		"tailheavy 1000 pond 2 1.00ms 2.00 1.00 1.00 - -",
+		"tiny 1000 x2000 static 2 30.0µs 1.33 0.67 - 0.5 1.20",
+	} {
+		if !hasRow(out, want) {
+			t.Errorf("WriteTable output lacks the row %q:\n%s", want, out)
+		}
+	}
+	for _, l := range lines {
+		if strings.HasSuffix(l, " ") {
+			t.Errorf("line %q ends in a space", l)
+		}
+	}
+}
+
+// TestWriteHTML: the page is well-formed XML, has an SVG chart per section, marks stolen
+// chunks, escapes text and loads nothing from the network.
+func TestWriteHTML(t *testing.T) {
+	var b bytes.Buffer
+	if err := report.WriteHTML(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	dec := xml.NewDecoder(strings.NewReader(strings.TrimPrefix(page, "<!DOCTYPE html>\n")))
+	dec.Entity = xml.HTMLEntity
+	elements := map[string]int{}
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("report is not well-formed: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			elements[se.Name.Local]++
+		}
+	}
+	// 1 speedup chart per (workload, workers), 1 timeline, 2 charts per simulated workload.
+	if got := elements["svg"]; got != 2+1+2 {
+		t.Errorf("%d <svg> elements; want 5", got)
+	}
+	for _, want := range []string{"#ee7733", "Under noise", "simulator validation FAIL", "stealbench -x &lt;y&gt;", "test &amp; CPU", "skipped: n = 1000 &gt; 10"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"http://", "https://", "<script", "<link"} {
+		if strings.Contains(strings.ReplaceAll(page, `xmlns="http://www.w3.org/`, ""), bad) {
+			t.Errorf("report contains %q: it must be self-contained", bad)
+		}
+	}
+	// Chunks 2 and 3 of worker 1 are under a pixel each and adjacent: drawn as one bar.
+	if got := strings.Count(page, "<title>worker 1: items"); got != 2 {
+		t.Errorf("worker 1 has %d bars; want 2 (two thin chunks merged)", got)
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := report.WriteJSON(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	var back report.Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Results) != 7 || len(back.Timelines[0].Chunks) != 5 || back.Study.Checks[1].Partitioner != "static" || back.Meta.Versions[0].Replace != "../" {
+		t.Errorf("JSON round trip lost data: %+v", back)
+	}
+}
+
+func TestWriteStudyAndNoise(t *testing.T) {
+	var b strings.Builder
+	r := sample()
+	if err := report.WriteStudy(&b, r.Study); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteNoise(&b, r.Results, 0.98); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"static: makespan", "auto: makespan", "validation (per call; measured: the fastest repetition):", "simulator validation FAIL: 1 of 2", "burning 0.98 cores"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{
+		"4 500µs 90% 1.10 4 500µs 90% 1.10 4 500µs 90% 1.10 4 500µs 90% 1.10 4 500µs 90% 1.10 4",
+		"tailheavy static 2 1.00ms 1.90ms -47.4% 0.00",
+		"tailheavy 2.00ms 1.90ms 1.01ms - 1.88",
+	} {
+		if !hasRow(out, want) {
+			t.Errorf("output lacks the row %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestCollectMeta(t *testing.T) {
+	m := report.CollectMeta([]string{"stealbench", "-n", "5"}, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	if m.Date != "2026-01-02T03:04:05Z" || m.Command != "stealbench -n 5" || m.GoVersion == "" || m.CPU == "" || m.GOMAXPROCS < 1 {
+		t.Errorf("CollectMeta = %+v", m)
+	}
+	// Test binaries carry no module versions, so m.Versions is checked by ci-smoke.sh on
+	// the real command's output.
+}
+
+func TestOtherLoad(t *testing.T) {
+	done := report.OtherLoad()
+	time.Sleep(50 * time.Millisecond)
+	if l := done(); l != -1 && (l < 0 || l > float64(runtime.NumCPU())+0.5) {
+		t.Errorf("OtherLoad() = %g; want -1 or within [0, NumCPU]", l)
+	}
+}

@@ -1,0 +1,203 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/stealkit/stealkit/benchmarks/internal/runner"
+	"github.com/stealkit/stealkit/benchmarks/internal/simulate"
+)
+
+// FormatNs formats a duration in nanoseconds with three significant digits and a unit.
+func FormatNs(ns float64) string { return simulate.FormatNs(ns) }
+
+// TableLegend explains the comparison table's columns.
+const TableLegend = `time: median wall time per call over the repetitions; speedup: sequential time / time;
+eff: speedup / workers (1 = the ideal sequential/workers); t/peer: time / the best peer's time
+with the same workers (below 1 is faster); steals: successful steals per call; imbal: busiest
+worker's busy time / mean (1 = balanced); "-": not measurable for that implementation.`
+
+// WriteTable writes the comparison as a text table, one block per workload.
+func WriteTable(w io.Writer, rs []runner.Result) error {
+	var buf strings.Builder
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "workload\tn\timpl\tworkers\ttime\tspeedup\teff\tt/peer\tsteals\timbal\t")
+	last := ""
+	for _, r := range rs {
+		if r.Workload != last && last != "" {
+			fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t\t\t")
+		}
+		last = r.Workload
+		n := fmt.Sprint(r.N)
+		if r.Calls > 1 {
+			n = fmt.Sprintf("%d x%d", r.N, r.Calls)
+		}
+		if r.Skipped != "" {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\tskipped\t-\t-\t-\t-\t-\t  (%s)\n", r.Workload, n, r.Impl, r.Workers, r.Skipped)
+			continue
+		}
+		peer := "-"
+		if r.VsPeer > 0 {
+			peer = fmt.Sprintf("%.2f", r.VsPeer)
+		}
+		steals, imb := "-", "-"
+		if r.Measured {
+			steals, imb = formatCount(r.Steals), fmt.Sprintf("%.2f", r.Imbalance)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%.2f\t%.2f\t%s\t%s\t%s\t\n",
+			r.Workload, n, r.Impl, r.Workers, FormatNs(r.MedianNs), r.Speedup, r.Efficiency, peer, steals, imb)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeTrimmed(w, buf.String())
+}
+
+// writeTrimmed writes s with the spaces that tabwriter leaves at the ends of lines removed.
+func writeTrimmed(w io.Writer, s string) error {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
+	return err
+}
+
+// formatCount formats a per-call count: whole numbers without decimals.
+func formatCount(x float64) string {
+	if x == float64(int64(x)) {
+		return fmt.Sprint(int64(x))
+	}
+	return fmt.Sprintf("%.1f", x)
+}
+
+// WriteStudy writes the scaling study: per workload its calibration, then a row per worker
+// count with, for each partitioner, the predicted makespan per call, efficiency, imbalance
+// and steals per call; then the validation checks and line.
+func WriteStudy(w io.Writer, s *simulate.Study) error {
+	m := s.Machine
+	fmt.Fprintf(w, "calibration: Spin %.2f ns/iter; take (ns, 1/2/... goroutines at once) %s; steal %.0f ns; failed steal attempt %.0f ns; empty 2-worker call %s\n",
+		m.SpinNs, takes(m), m.StealNs, m.FailNs, FormatNs(m.ForkJoinNs))
+	for _, wl := range s.Workloads {
+		units := make([]string, len(wl.UnitNs))
+		for k, u := range wl.UnitNs {
+			units[k] = fmt.Sprintf("%.3g ns with %d busy", u, k+1)
+		}
+		fmt.Fprintf(w, "\n%s (n = %d, %d call(s)): cost unit %s; %.2f x a Spin iteration\n", wl.Name, wl.N, wl.Calls, strings.Join(units, ", "), wl.SpinRatio)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprint(tw, "workers\t")
+		var names []string
+		for _, r := range wl.Predictions {
+			if r.Workers != wl.Predictions[0].Workers {
+				break
+			}
+			names = append(names, r.Partitioner)
+			fmt.Fprintf(tw, "%s: makespan\teff\timbal\tsteals\t", r.Partitioner)
+		}
+		fmt.Fprintln(tw)
+		for i := 0; i < len(wl.Predictions); i += len(names) {
+			fmt.Fprintf(tw, "%d\t", wl.Predictions[i].Workers)
+			for _, r := range wl.Predictions[i : i+len(names)] {
+				fmt.Fprintf(tw, "%s\t%.0f%%\t%.2f\t%d\t", FormatNs(r.MakespanNs), 100*r.Efficiency, r.Imbalance, r.Steals)
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(s.Checks) > 0 {
+		fmt.Fprintln(w, "\nvalidation (per call; measured: the fastest repetition):")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "workload\tpartitioner\tworkers\tpredicted\tmeasured\terror\tothers' CPUs\t")
+		for _, c := range s.Checks {
+			others := "?"
+			if c.OtherLoad >= 0 {
+				others = fmt.Sprintf("%.2f", c.OtherLoad)
+			}
+			if c.OtherLoad > simulate.Disturbed {
+				others += " (disturbed)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%+.1f%%\t%s\t\n", c.Workload, c.Partitioner, c.Workers, FormatNs(c.PredictedNs), FormatNs(c.MeasuredNs), 100*c.Error, others)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, "\n"+s.ValidationLine())
+	return err
+}
+
+func takes(m simulate.Machine) string {
+	var s []string
+	for _, p := range []string{"static", "dynamic", "guided", "stealing", "auto"} {
+		if ts, ok := m.TakeNs[p]; ok {
+			var f []string
+			for _, t := range ts {
+				f = append(f, fmt.Sprintf("%.0f", t))
+			}
+			s = append(s, p+" "+strings.Join(f, "/"))
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+// NoiseRow is one workload's static-versus-stealing line under noise.
+type NoiseRow struct {
+	Workload                       string
+	Static, Stealing, Auto, Seq    float64 // median ns per call; 0 if not run
+	StaticSpeedup, StealingSpeedup float64
+}
+
+// NoiseRows picks static, stealing, auto and sequential out of results measured under noise.
+func NoiseRows(rs []runner.Result) []NoiseRow {
+	var rows []NoiseRow
+	idx := map[string]int{}
+	for _, r := range rs {
+		if r.Skipped != "" || (r.Workers == 1 && r.Impl != "sequential") {
+			continue
+		}
+		i, ok := idx[r.Workload]
+		if !ok {
+			i = len(rows)
+			idx[r.Workload] = i
+			rows = append(rows, NoiseRow{Workload: r.Workload})
+		}
+		row := &rows[i]
+		switch r.Impl {
+		case "sequential":
+			row.Seq = r.MedianNs
+		case "static":
+			row.Static, row.StaticSpeedup = r.MedianNs, r.Speedup
+		case "stealing":
+			row.Stealing, row.StealingSpeedup = r.MedianNs, r.Speedup
+		case "auto":
+			row.Auto = r.MedianNs
+		}
+	}
+	return rows
+}
+
+// WriteNoise writes the static-versus-stealing summary of a comparison run under noise.
+func WriteNoise(w io.Writer, rs []runner.Result, cores float64) error {
+	fmt.Fprintf(w, "under noise (a second process burning %.2f cores):\n", cores)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "workload\tsequential\tstatic\tstealing\tauto\tstatic/stealing\t")
+	for _, r := range NoiseRows(rs) {
+		ratio := "-"
+		if r.Static > 0 && r.Stealing > 0 {
+			ratio = fmt.Sprintf("%.2f", r.Static/r.Stealing)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Workload, orDash(r.Seq), orDash(r.Static), orDash(r.Stealing), orDash(r.Auto), ratio)
+	}
+	return tw.Flush()
+}
+
+func orDash(ns float64) string {
+	if ns == 0 {
+		return "-"
+	}
+	return FormatNs(ns)
+}

@@ -1,0 +1,148 @@
+package runner_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+	"github.com/stealkit/stealkit/benchmarks/internal/runner"
+	"github.com/stealkit/stealkit/benchmarks/internal/workloads"
+	"github.com/stealkit/stealkit/internal/workload"
+)
+
+func pickImpls(t *testing.T, names ...string) []impls.Impl {
+	var out []impls.Impl
+	for _, n := range names {
+		im, ok := impls.ByName(n)
+		if !ok {
+			t.Fatalf("no impl %q", n)
+		}
+		out = append(out, im)
+	}
+	return out
+}
+
+func TestCompare(t *testing.T) {
+	tail, _ := workloads.ByName("tailheavy")
+	tiny, _ := workloads.ByName("tiny")
+	cfg := runner.Config{
+		Workloads: []workloads.Workload{tail, tiny},
+		Impls:     pickImpls(t, "static", "auto", "errgroup", "pond", "goroutines"),
+		Workers:   []int{1, 2},
+		Scale:     0.005, // tailheavy: 500 items; tiny: 10 calls of 1000 items
+		Repeat:    3,
+	}
+	rs, err := runner.Compare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per workload: sequential once, then 5 implementations with 2 worker counts.
+	if len(rs) != 2*(1+5*2) {
+		t.Fatalf("%d results; want %d", len(rs), 2*(1+5*2))
+	}
+	for _, r := range rs {
+		if r.Impl == "sequential" && (r.Workers != 1 || r.Speedup != 1) {
+			t.Errorf("sequential: %+v; want 1 worker and speedup 1", r)
+		}
+		if len(r.TimesNs) != 3 || r.MedianNs <= 0 || r.Speedup <= 0 || r.Efficiency != r.Speedup/float64(r.Workers) {
+			t.Errorf("%s/%s w=%d: %+v; want 3 times, a positive median and derived columns", r.Workload, r.Impl, r.Workers, r)
+		}
+		if r.Group == "peer" && r.VsPeer < 1 {
+			t.Errorf("%s/%s w=%d: t/peer %g; a peer cannot beat the best peer", r.Workload, r.Impl, r.Workers, r.VsPeer)
+		}
+		if (r.Impl == "static" || r.Impl == "auto") != r.Measured {
+			t.Errorf("%s/%s: Measured = %v; want it for stealkit's partitioners only", r.Workload, r.Impl, r.Measured)
+		}
+		if r.Workload == "tiny" && r.Calls != 10 {
+			t.Errorf("tiny: %d calls; want 10", r.Calls)
+		}
+	}
+	best := map[string]bool{}
+	for _, r := range rs {
+		if r.VsPeer == 1 && r.Group == "peer" {
+			best[r.Workload+string(rune('0'+r.Workers))] = true
+		}
+	}
+	if len(best) != 4 {
+		t.Errorf("best peers found for %d (workload, workers) pairs; want 4", len(best))
+	}
+}
+
+func TestCompareSkipsGoroutinesForLargeN(t *testing.T) {
+	w, _ := workloads.ByName("saxpy")
+	rs, err := runner.Compare(runner.Config{Workloads: []workloads.Workload{w}, Impls: pickImpls(t, "goroutines"), Workers: []int{2}, N: impls.GoroutinesMaxN + 1, Repeat: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || rs[1].Skipped == "" || rs[1].MedianNs != 0 {
+		t.Errorf("results %+v; want goroutines skipped", rs)
+	}
+}
+
+// dropLast is a broken implementation: it forgets the last item.
+var dropLast = impls.Impl{Name: "droplast", Group: impls.Baseline, Start: func(int) (func(workload.Instance), func()) {
+	return func(inst workload.Instance) { inst.Chunk(0, inst.Len()-1) }, func() {}
+}}
+
+func TestCompareCatchesAWrongChecksum(t *testing.T) {
+	w, _ := workloads.ByName("uniform")
+	_, err := runner.Compare(runner.Config{Workloads: []workloads.Workload{w}, Impls: []impls.Impl{dropLast}, Workers: []int{2}, N: 100, Repeat: 1})
+	if err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("Compare with an implementation that skips an item: error %v; want a checksum mismatch", err)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		xs   []float64
+		want float64
+	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		xs := slices.Clone(tc.xs)
+		if got := runner.Median(xs); got != tc.want || !slices.Equal(xs, tc.xs) {
+			t.Errorf("Median(%v) = %g; want %g, input unchanged", tc.xs, got, tc.want)
+		}
+	}
+}
+
+// TestTimelineCoversTheRange: the chunks of a timeline cover [0, n) exactly once, each
+// worker's chunks follow one another in time, and only stealing partitioners steal.
+func TestTimelineCoversTheRange(t *testing.T) {
+	const n = 3_000
+	w, _ := workloads.ByName("tailheavy")
+	inst := w.New(n)
+	inst.Chunk(0, n)
+	want := inst.Checksum()
+	for _, p := range impls.Partitioners() {
+		for _, k := range []int{1, 2, 3} {
+			tl, err := runner.RecordTimeline(w.Name, inst, want, p.New(nil), k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := make([]int, n)
+			last := make([]int64, k)
+			stolen := 0
+			for _, c := range tl.Chunks {
+				for i := c.Lo; i < c.Hi; i++ {
+					seen[i]++
+				}
+				if c.StartNs < last[c.Worker] || c.EndNs < c.StartNs || c.EndNs > tl.MakespanNs {
+					t.Errorf("%s, %d workers: chunk %+v out of order on its lane", p.Name, k, c)
+				}
+				last[c.Worker] = c.EndNs
+				if c.Stolen {
+					stolen++
+				}
+			}
+			if i := slices.IndexFunc(seen, func(s int) bool { return s != 1 }); i >= 0 {
+				t.Errorf("%s, %d workers: item %d in %d chunks; want 1", p.Name, k, i, seen[i])
+			}
+			if stolen > 0 && (p.Name == "static" || p.Name == "dynamic" || p.Name == "guided") {
+				t.Errorf("%s: %d chunks marked stolen", p.Name, stolen)
+			}
+			if tl.Workload != "tailheavy" || tl.Workers != k || tl.N != n || tl.Imbalance < 1 {
+				t.Errorf("%s, %d workers: timeline header %+v", p.Name, k, tl)
+			}
+		}
+	}
+}

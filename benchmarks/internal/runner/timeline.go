@@ -1,0 +1,94 @@
+package runner
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/stealkit/stealkit/internal/workload"
+	"github.com/stealkit/stealkit/partition"
+)
+
+// Chunk is one range a worker ran, with when it ran, relative to the start of the run.
+type Chunk struct {
+	Worker  int   `json:"worker"`
+	Lo      int   `json:"lo"`
+	Hi      int   `json:"hi"`
+	StartNs int64 `json:"start_ns"`
+	EndNs   int64 `json:"end_ns"`
+	Stolen  bool  `json:"stolen"` // the range came from a steal, not from the worker's own block
+}
+
+// Timeline is one run of a partitioner, chunk by chunk.
+type Timeline struct {
+	Workload    string  `json:"workload"`
+	Partitioner string  `json:"partitioner"`
+	Workers     int     `json:"workers"`
+	N           int     `json:"n"`
+	MakespanNs  int64   `json:"makespan_ns"`
+	Steals      int64   `json:"steals"`
+	Imbalance   float64 `json:"imbalance"`
+	Chunks      []Chunk `json:"chunks"`
+}
+
+// RecordTimeline runs one pass of inst with p on workers goroutines, one per worker, each
+// calling the run's Next and timing every chunk, after one unrecorded warm-up pass. pfor
+// does not report chunk events, so the timeline drives partition.Run itself, as pfor's
+// workers do, without pfor's pool: the goroutines start at once, so a helper's wake-up is not
+// on the chart. The checksum of each pass must be want.
+func RecordTimeline(name string, inst workload.Instance, want uint64, p partition.Partitioner, workers int) (Timeline, error) {
+	var tl Timeline
+	for pass := range 2 {
+		inst.Reset()
+		tl = recordPass(inst, p, workers)
+		if got := inst.Checksum(); got != want {
+			return Timeline{}, fmt.Errorf("runner: timeline of %s with %s, pass %d: checksum %#x; want %#x", name, p.Name(), pass, got, want)
+		}
+	}
+	tl.Workload = name
+	return tl, nil
+}
+
+func recordPass(inst workload.Instance, p partition.Partitioner, workers int) Timeline {
+	n := inst.Len()
+	run := p.Start(0, n, workers)
+	sr, stealing := run.(partition.StealingRun)
+	perWorker := make([][]Chunk, workers)
+	busy := make([]time.Duration, workers)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := range workers {
+		wg.Go(func() {
+			for {
+				lo, hi, ok := run.Next(w)
+				if !ok {
+					return
+				}
+				stolen := stealing && sr.Stolen(w)
+				t0 := time.Since(start)
+				inst.Chunk(lo, hi)
+				t1 := time.Since(start)
+				busy[w] += t1 - t0
+				perWorker[w] = append(perWorker[w], Chunk{Worker: w, Lo: lo, Hi: hi, StartNs: int64(t0), EndNs: int64(t1), Stolen: stolen})
+			}
+		})
+	}
+	wg.Wait()
+	tl := Timeline{Partitioner: p.Name(), Workers: workers, N: n, MakespanNs: int64(time.Since(start))}
+	for w, cs := range perWorker {
+		tl.Chunks = append(tl.Chunks, cs...)
+		if stealing {
+			tl.Steals += sr.Counts(w).Steals
+		}
+	}
+	var sum, most time.Duration
+	for _, b := range busy {
+		sum += b
+		most = max(most, b)
+	}
+	tl.Imbalance = 1
+	if sum > 0 {
+		tl.Imbalance = float64(most) * float64(workers) / float64(sum)
+	}
+	return tl
+}

@@ -1,0 +1,175 @@
+// Package simulate predicts how stealkit's partitioners scale beyond the cores at hand. It
+// drives a real partition.Run from one goroutine in virtual time: each simulated worker has a
+// clock; the worker with the smallest clock (the lowest index among equals) calls Next next,
+// and its clock advances by the cost of the call (a take, plus any steals and failed steal
+// attempts) and by the cost of the range it got, from the workload's per-item cost model
+// (Instance.Cost) times the calibrated nanoseconds per cost unit. The adaptive partitioner
+// reads the driven worker's virtual clock. See the README for what the model leaves out.
+package simulate
+
+import (
+	"container/heap"
+	"fmt"
+
+	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+	"github.com/stealkit/stealkit/internal/workload"
+	"github.com/stealkit/stealkit/partition"
+)
+
+// Costs holds the prefix sums of a workload's item costs: Costs[i] is the total cost of the
+// items [0, i), so the range [lo, hi) costs Costs[hi] - Costs[lo].
+type Costs []float64
+
+// PrefixCosts returns the prefix sums of inst.Cost over [0, inst.Len()).
+func PrefixCosts(inst workload.Instance) Costs {
+	c := make(Costs, inst.Len()+1)
+	for i := range inst.Len() {
+		c[i+1] = c[i] + inst.Cost(i)
+	}
+	return c
+}
+
+// Len returns the number of items.
+func (c Costs) Len() int { return len(c) - 1 }
+
+// Total returns the cost of all items.
+func (c Costs) Total() float64 { return c[len(c)-1] }
+
+// Model holds the costs that the simulation charges, in nanoseconds.
+type Model struct {
+	UnitNs  float64 // one unit of Instance.Cost (a Spin iteration), for this workload
+	TakeNs  float64 // a Next that takes from the worker's own range or the shared cursor
+	StealNs float64 // a successful steal, in addition to the take that follows it
+	FailNs  float64 // one steal attempt that finds nothing
+	ForkNs  float64 // delay until the helpers' slots start; slot 0 starts at 0
+	JoinNs  float64 // from the last slot's end until the call returns
+
+	// SeqNs is the sequential time that efficiency refers to; 0 means the total cost times
+	// UnitNs. (With several workers UnitNs may be the cost with several cores busy, slower
+	// than a sequential run's.)
+	SeqNs float64
+}
+
+// Result is the prediction for one partitioner, workload and number of workers, for one call.
+type Result struct {
+	Partitioner  string  `json:"partitioner"`
+	Workers      int     `json:"workers"`
+	MakespanNs   float64 `json:"makespan_ns"`
+	Efficiency   float64 `json:"efficiency"` // sequential time / (workers · makespan)
+	Steals       int64   `json:"steals"`
+	FailedSteals int64   `json:"failed_steals"`
+	Chunks       int64   `json:"chunks"`
+	Imbalance    float64 `json:"imbalance"` // max worker busy time / mean
+}
+
+// Run simulates one call of pfor.Chunks over the items of c with p on workers workers. As
+// pfor does, one worker (or a single item) runs the whole range inline, as one chunk with no
+// scheduling costs. Efficiency refers to m.SeqNs.
+// Run is deterministic: the partitioners' victim choice is seeded. It panics if workers < 1.
+func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
+	if workers < 1 {
+		panic(fmt.Sprintf("simulate: Run(%s, %d workers): need at least one worker", p.Name, workers))
+	}
+	n := c.Len()
+	seq := m.SeqNs
+	if seq == 0 {
+		seq = c.Total() * m.UnitNs
+	}
+	if workers == 1 || n <= 1 {
+		inline := c.Total() * m.UnitNs
+		r := Result{Partitioner: p.Name, Workers: workers, MakespanNs: inline, Efficiency: seq / (float64(workers) * max(inline, 1e-300)), Chunks: 1, Imbalance: 1}
+		if n == 0 {
+			r.Chunks = 0
+		}
+		if workers > 1 {
+			r.Imbalance = float64(workers) // one worker did everything
+		}
+		return r
+	}
+
+	var now int64 // the driven worker's clock, for the adaptive partitioner
+	run := p.New(func() int64 { return now }).Start(0, n, workers)
+	sr, stealing := run.(partition.StealingRun)
+
+	clock := make([]float64, workers)
+	busy := make([]float64, workers)
+	q := queue{ws: make([]int, workers), clock: clock}
+	for w := range workers {
+		if w > 0 {
+			clock[w] = m.ForkNs
+		}
+		q.ws[w] = w
+	}
+	heap.Init(&q)
+
+	res := Result{Partitioner: p.Name, Workers: workers}
+	end := 0.0
+	for q.Len() > 0 {
+		w := q.ws[0]
+		now = int64(clock[w])
+		var before partition.Counts
+		if stealing {
+			before = sr.Counts(w)
+		}
+		lo, hi, ok := run.Next(w)
+		dt := m.TakeNs
+		if stealing {
+			after := sr.Counts(w)
+			dt += float64(after.Steals-before.Steals)*m.StealNs + float64(after.FailedSteals-before.FailedSteals)*m.FailNs
+			res.Steals += after.Steals - before.Steals
+			res.FailedSteals += after.FailedSteals - before.FailedSteals
+		}
+		if ok {
+			work := (c[hi] - c[lo]) * m.UnitNs
+			busy[w] += work
+			dt += work
+			res.Chunks++
+		}
+		clock[w] += dt
+		if ok {
+			heap.Fix(&q, 0)
+		} else {
+			end = max(end, clock[w])
+			heap.Pop(&q)
+		}
+	}
+	res.MakespanNs = end + m.JoinNs
+	if res.MakespanNs > 0 {
+		res.Efficiency = seq / (float64(workers) * res.MakespanNs)
+	}
+	res.Imbalance = imbalance(busy)
+	return res
+}
+
+// imbalance returns max(busy) over the mean of busy, or 1 if all are zero.
+func imbalance(busy []float64) float64 {
+	var sum, most float64
+	for _, b := range busy {
+		sum += b
+		most = max(most, b)
+	}
+	if sum == 0 {
+		return 1
+	}
+	return most * float64(len(busy)) / sum
+}
+
+// queue is a min-heap of workers ordered by clock, then by index, so that runs are
+// deterministic.
+type queue struct {
+	ws    []int
+	clock []float64
+}
+
+func (q queue) Len() int { return len(q.ws) }
+func (q queue) Less(i, j int) bool {
+	a, b := q.ws[i], q.ws[j]
+	return q.clock[a] < q.clock[b] || q.clock[a] == q.clock[b] && a < b
+}
+func (q queue) Swap(i, j int) { q.ws[i], q.ws[j] = q.ws[j], q.ws[i] }
+func (q *queue) Push(x any)   { q.ws = append(q.ws, x.(int)) }
+func (q *queue) Pop() any {
+	x := q.ws[len(q.ws)-1]
+	q.ws = q.ws[:len(q.ws)-1]
+	return x
+}

@@ -1,0 +1,228 @@
+package simulate_test
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+	"github.com/stealkit/stealkit/benchmarks/internal/simulate"
+	"github.com/stealkit/stealkit/benchmarks/internal/workloads"
+)
+
+// costsOf returns the prefix costs of a workload at size n.
+func costsOf(t *testing.T, name string, n int) simulate.Costs {
+	t.Helper()
+	w, ok := workloads.ByName(name)
+	if !ok {
+		t.Fatalf("no workload %q", name)
+	}
+	return simulate.PrefixCosts(w.New(n))
+}
+
+// someModel charges every kind of cost, so that the tests see them all.
+var someModel = simulate.Model{UnitNs: 1.5, TakeNs: 20, StealNs: 100, FailNs: 10, ForkNs: 500, JoinNs: 300}
+
+func TestDeterministic(t *testing.T) {
+	c := costsOf(t, "randomskew", 5_000)
+	for _, p := range impls.Partitioners() {
+		for _, k := range []int{2, 7, 64} {
+			a, b := simulate.Run(c, p, k, someModel), simulate.Run(c, p, k, someModel)
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("%s, %d workers: two runs differ:\n%+v\n%+v", p.Name, k, a, b)
+			}
+		}
+	}
+}
+
+// TestOneWorkerIsTheSumOfCosts: pfor runs one worker inline, so the makespan is the total
+// cost times the unit, whatever the partitioner and the scheduling costs.
+func TestOneWorkerIsTheSumOfCosts(t *testing.T) {
+	for _, name := range []string{"tailheavy", "mandelbrot", "spmv"} {
+		c := costsOf(t, name, 400)
+		var sum float64
+		for i := range c.Len() {
+			sum += c[i+1] - c[i]
+		}
+		for _, p := range impls.Partitioners() {
+			r := simulate.Run(c, p, 1, someModel)
+			if want := sum * someModel.UnitNs; math.Abs(r.MakespanNs-want) > 1e-9*want {
+				t.Errorf("%s, %s, 1 worker: makespan %g; want the sum of costs %g", name, p.Name, r.MakespanNs, want)
+			}
+			if r.Efficiency != 1 || r.Imbalance != 1 || r.Steals != 0 || r.Chunks != 1 {
+				t.Errorf("%s, %s, 1 worker: %+v; want efficiency 1, imbalance 1, no steals, one chunk", name, p.Name, r)
+			}
+		}
+	}
+}
+
+// TestWorkIsConserved: with free scheduling, the busy time of all workers adds up to the
+// sequential time, so makespan >= sequential/workers, and efficiency <= 1.
+func TestWorkIsConserved(t *testing.T) {
+	free := simulate.Model{UnitNs: 1}
+	c := costsOf(t, "triangular", 2_000)
+	for _, p := range impls.Partitioners() {
+		for _, k := range []int{2, 3, 16, 256, 4096} {
+			r := simulate.Run(c, p, k, free)
+			if r.MakespanNs < c.Total()/float64(k)*(1-1e-12) || r.Efficiency > 1+1e-12 {
+				t.Errorf("%s, %d workers: makespan %g below the ideal %g", p.Name, k, r.MakespanNs, c.Total()/float64(k))
+			}
+			if r.Chunks < 1 || r.Imbalance < 1 || r.Imbalance > float64(k)+1e-9 {
+				t.Errorf("%s, %d workers: %+v", p.Name, k, r)
+			}
+		}
+	}
+}
+
+// TestStaticIsTheLargestBlock: with free scheduling, static's makespan is its costliest
+// block, and on tailheavy that is the last one, which holds all the heavy items; the
+// stealing partitioners balance it by stealing. (The unit is 2.5 ns, as on the test machine:
+// auto sizes its batches in time, and with far fewer heavy items than a 10 µs batch of light
+// ones it would take the whole tail in one batch, as it does for real.)
+func TestStaticIsTheLargestBlock(t *testing.T) {
+	const n, k = 20_000, 2
+	c := costsOf(t, "tailheavy", n)
+	m := simulate.Model{UnitNs: 2.5}
+	r := simulate.Run(c, impls.Partitioners()[0], k, m)
+	if want := (c[n] - c[n/2]) * m.UnitNs; r.MakespanNs != want {
+		t.Errorf("static on tailheavy, 2 workers: makespan %g; want the second block's cost %g", r.MakespanNs, want)
+	}
+	if r.Steals != 0 || r.Chunks != 2 {
+		t.Errorf("static: %d steals, %d chunks; want 0 and 2", r.Steals, r.Chunks)
+	}
+	for _, p := range impls.Partitioners()[3:] { // stealing, auto
+		if s := simulate.Run(c, p, k, m); s.MakespanNs > 0.7*r.MakespanNs || s.Steals == 0 {
+			t.Errorf("%s on tailheavy: makespan %g with %d steals; want under 70%% of static's %g, by stealing", p.Name, s.MakespanNs, s.Steals, r.MakespanNs)
+		}
+	}
+}
+
+func TestOverheadsAreCharged(t *testing.T) {
+	c := costsOf(t, "uniform", 1_000)
+	free := simulate.Model{UnitNs: 1}
+	p := impls.Partitioners()[1] // dynamic(64): 16 chunks
+	a := simulate.Run(c, p, 2, free)
+	b := simulate.Run(c, p, 2, simulate.Model{UnitNs: 1, TakeNs: 1000, ForkNs: 5000, JoinNs: 7000})
+	if b.MakespanNs < a.MakespanNs+7000+8*1000 {
+		t.Errorf("dynamic with take, fork and join costs: makespan %g; want at least %g", b.MakespanNs, a.MakespanNs+7000+8*1000)
+	}
+}
+
+func TestCalibrateUnit(t *testing.T) {
+	w, _ := workloads.ByName("uniform")
+	inst := w.New(2_000)
+	c := simulate.PrefixCosts(inst)
+	unit := simulate.CalibrateUnit(inst, c, 2)
+	if len(unit) != 2 || !(unit[0] > 0) || !(unit[1] > 0) {
+		t.Fatalf("CalibrateUnit = %v; want two positive figures", unit)
+	}
+	// Tiny instances must work too, with more goroutines than items.
+	w, _ = workloads.ByName("matmul")
+	inst = w.New(3)
+	if unit := simulate.CalibrateUnit(inst, simulate.PrefixCosts(inst), 4); len(unit) != 4 || !(unit[3] > 0) {
+		t.Fatalf("CalibrateUnit on 3 items with 4 goroutines = %v", unit)
+	}
+}
+
+func TestValidation(t *testing.T) {
+	c := costsOf(t, "uniform", 1_000)
+	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
+	s := &simulate.Study{Machine: m, Workers: []int{1, 2, 4}, Tolerance: 0.15}
+	s.Workloads = append(s.Workloads, simulate.Predict("uniform", c, 1, []float64{1, 1}, m, s.Workers))
+	if got := len(s.Workloads[0].Predictions); got != 3*len(impls.Partitioners()) {
+		t.Fatalf("%d predictions; want one per worker count and partitioner", got)
+	}
+	predicted := func(impl string, k int) float64 {
+		if impl == "sequential" {
+			impl = "static"
+		}
+		r, _ := s.Workloads[0].Prediction(impl, k)
+		return r.MakespanNs
+	}
+	s.Validate(func(_, impl string, k int) (float64, float64, bool) {
+		switch impl {
+		case "dynamic":
+			return 2 * predicted(impl, k), 0, true // off by half, undisturbed: fails
+		case "guided":
+			return 3 * predicted(impl, k), 0.5, true // off, but disturbed: not counted
+		}
+		return 1.1 * predicted(impl, k), -1, true // within, load unknown: counted
+	})
+	if len(s.Checks) != 6 {
+		t.Fatalf("%d checks; want 1 at 1 worker and 5 at 2", len(s.Checks))
+	}
+	bad := s.Failed()
+	if len(bad) != 1 || bad[0].Partitioner != "dynamic" {
+		t.Errorf("Failed() = %+v; want dynamic alone", bad)
+	}
+	line := s.ValidationLine()
+	for _, want := range []string{"simulator validation FAIL: 4 of 5 undisturbed", "1 more measured while other processes", "outside: uniform/dynamic w=2"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("ValidationLine() = %q; want it to contain %q", line, want)
+		}
+	}
+	for i := range s.Checks {
+		s.Checks[i].OtherLoad = 1
+	}
+	if line := s.ValidationLine(); !strings.HasPrefix(line, "simulator validation INCONCLUSIVE: all 6") {
+		t.Errorf("every check disturbed: ValidationLine() = %q; want INCONCLUSIVE", line)
+	}
+}
+
+func TestFormatNs(t *testing.T) {
+	for _, tc := range []struct {
+		ns   float64
+		want string
+	}{{0, "0.00ns"}, {12.345, "12.3ns"}, {999, "999ns"}, {1000, "1.00µs"}, {45_678, "45.7µs"}, {2.5e6, "2.50ms"}, {3.21e9, "3.21s"}} {
+		if got := simulate.FormatNs(tc.ns); got != tc.want {
+			t.Errorf("FormatNs(%g) = %q; want %q", tc.ns, got, tc.want)
+		}
+	}
+}
+
+// TestSamplesAreDisjoint: in every pass, the k goroutines' calibration chunks lie within
+// [0, n) and share no item, so they may run at once.
+func TestSamplesAreDisjoint(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 100, 1000, 12345, 1 << 20} {
+		seen := make([]int, n) // seen[i] = 1 + the last pass that sampled item i
+		for k := 1; k <= 4; k++ {
+			clear(seen)
+			for p := range 40 {
+				items := 0
+				for g := range k {
+					for _, ch := range simulate.SamplePass(n, k, p, g) {
+						if ch[0] < 0 || ch[1] > n || ch[0] >= ch[1] {
+							t.Fatalf("n=%d k=%d pass %d goroutine %d: chunk %v outside [0, %d)", n, k, p, g, ch, n)
+						}
+						for i := ch[0]; i < ch[1]; i++ {
+							if seen[i] == p+1 {
+								t.Fatalf("n=%d k=%d pass %d: item %d sampled twice", n, k, p, i)
+							}
+							seen[i] = p + 1
+							items++
+						}
+					}
+				}
+				if items == 0 {
+					t.Fatalf("n=%d k=%d pass %d: empty sample", n, k, p)
+				}
+			}
+		}
+	}
+}
+
+// TestEfficiencyRefersToTheSequentialTime: when a unit costs twice as much with two cores
+// busy (as for a bandwidth-bound loop), two workers are no faster than one, and their
+// efficiency is a half, not 1.
+func TestEfficiencyRefersToTheSequentialTime(t *testing.T) {
+	c := costsOf(t, "uniform", 1_000)
+	m := simulate.Machine{SpinNs: 1}
+	w := simulate.Predict("uniform", c, 1, []float64{1, 2}, m, []int{1, 2, 4})
+	for _, k := range []int{2, 4} {
+		r, _ := w.Prediction("static", k)
+		if want := c.Total() / float64(k) * 2; math.Abs(r.MakespanNs-want) > 1e-9*want || math.Abs(r.Efficiency-0.5) > 1e-9 {
+			t.Errorf("static, %d workers: makespan %g, efficiency %g; want %g and 0.5", k, r.MakespanNs, r.Efficiency, want)
+		}
+	}
+}
