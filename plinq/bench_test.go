@@ -47,10 +47,7 @@ var (
 func BenchmarkWhereSelectSum(b *testing.B) {
 	in := ints16M()
 	p, f := keep, double
-	impls := []struct {
-		name string
-		run  func() int64
-	}{
+	impls := []impl{
 		{"sequential", func() int64 {
 			var s int64
 			for _, x := range in {
@@ -97,15 +94,7 @@ func BenchmarkWhereSelectSum(b *testing.B) {
 		}},
 		{"plinq", func() int64 { return plinq.Sum(plinq.Select(plinq.From(in).Where(p), f)) }},
 	}
-	for _, impl := range impls {
-		b.Run("impl="+impl.name, func(b *testing.B) {
-			sink.Store(impl.run()) // untimed: every sub-benchmark starts with a heap grown to its needs
-			b.ReportAllocs()
-			for b.Loop() {
-				sink.Store(impl.run())
-			}
-		})
-	}
+	runImpls(b, impls)
 }
 
 // BenchmarkToSlice: Where (keeping two thirds) then ToSlice over 16M int64,
@@ -122,15 +111,11 @@ func BenchmarkToSlice(b *testing.B) {
 		{"order=unordered", q.Unordered()},
 		{"order=ordered/select", plinq.Select(q, double)},
 	}
-	// Untimed: grow the heap to what the family needs before the first case
-	// runs, or that case pays for page-faulting the fresh memory the others
-	// then reuse (measured: whichever case ran first was 10-40% slower).
-	for _, c := range cases {
+	for _, c := range cases { // untimed, as in runImpls
 		sink.Store(int64(len(c.q.ToSlice())))
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			sink.Store(int64(len(c.q.ToSlice()))) // untimed, as in BenchmarkWhereSelectSum
 			b.ReportAllocs()
 			for b.Loop() {
 				sink.Store(int64(len(c.q.ToSlice())))
@@ -139,48 +124,40 @@ func BenchmarkToSlice(b *testing.B) {
 	}
 }
 
-// BenchmarkOrderBy sorts 10M random int64: slices.Sort (not stable) and
-// slices.SortStableFunc on a copy, against plinq's stable sorts: by key
-// (radix) and by compare function (merge).
+// BenchmarkOrderBy sorts 10M random int64: slices.Sort (pdqsort, not
+// stable, comparisons inlined) on a copy, against plinq's stable sorts by
+// key (radix) and by compare function (merge).
 func BenchmarkOrderBy(b *testing.B) {
 	in := ints10M()
-	compare := func(a, b int64) int { return cmp.Compare(a, b) } // as users write it; cmp.Compare[int64] as a value calls through a dictionary wrapper
 	buf := make([]int64, len(in))
-	impls := []struct {
-		name string
-		run  func() int64
-	}{
+	runImpls(b, []impl{
 		{"slices.Sort", func() int64 { copy(buf, in); slices.Sort(buf); return buf[0] }},
-		{"slices.SortStableFunc", func() int64 {
-			copy(buf, in)
-			slices.SortStableFunc(buf, compare)
-			return buf[0]
-		}},
-		{"plinq-key", func() int64 {
-			return plinq.OrderByKey(plinq.From(in), func(x int64) int64 { return x }).ToSlice()[0]
-		}},
+		{"plinq-key", func() int64 { return plinq.OrderByKey(plinq.From(in), func(x int64) int64 { return x }).ToSlice()[0] }},
 		{"plinq-cmp", func() int64 { return plinq.From(in).OrderBy(compare).ToSlice()[0] }},
-	}
-	for _, impl := range impls {
-		b.Run("impl="+impl.name, func(b *testing.B) {
-			sink.Store(impl.run()) // untimed: every sub-benchmark starts with a heap grown to its needs
-			b.ReportAllocs()
-			for b.Loop() {
-				sink.Store(impl.run())
-			}
-		})
-	}
+	})
 }
+
+// BenchmarkOrderByFunc: the stable sorts by compare function, sequential
+// (slices.SortStableFunc on a copy) and plinq's, on the same 10M int64.
+func BenchmarkOrderByFunc(b *testing.B) {
+	in := ints10M()
+	buf := make([]int64, len(in))
+	runImpls(b, []impl{
+		{"slices.SortStableFunc", func() int64 { copy(buf, in); slices.SortStableFunc(buf, compare); return buf[0] }},
+		{"plinq-cmp", func() int64 { return plinq.From(in).OrderBy(compare).ToSlice()[0] }},
+	})
+}
+
+// compare is an int64 compare function as users write it (cmp.Compare[int64]
+// as a func value would call through a dictionary wrapper).
+func compare(a, b int64) int { return cmp.Compare(a, b) }
 
 // BenchmarkGroupBy groups 10M int64 into 1,000 keys (x % 1000), and counts
 // them by key, against the sequential map loops.
 func BenchmarkGroupBy(b *testing.B) {
 	in := ints10M()
 	key := func(x int64) int64 { return x % 1000 }
-	impls := []struct {
-		name string
-		run  func() int64
-	}{
+	impls := []impl{
 		{"sequential-groupby", func() int64 {
 			m := map[int64][]int64{}
 			for _, x := range in {
@@ -199,15 +176,7 @@ func BenchmarkGroupBy(b *testing.B) {
 		}},
 		{"plinq-countby", func() int64 { return int64(len(plinq.CountBy(plinq.From(in), key))) }},
 	}
-	for _, impl := range impls {
-		b.Run("impl="+impl.name, func(b *testing.B) {
-			sink.Store(impl.run()) // untimed: every sub-benchmark starts with a heap grown to its needs
-			b.ReportAllocs()
-			for b.Loop() {
-				sink.Store(impl.run())
-			}
-		})
-	}
+	runImpls(b, impls)
 }
 
 // BenchmarkOverhead: the fixed cost of running a small query (1,000
@@ -216,10 +185,7 @@ func BenchmarkGroupBy(b *testing.B) {
 func BenchmarkOverhead(b *testing.B) {
 	in := randInts(1000, 1000, 3)
 	p, f := keep, double
-	impls := []struct {
-		name string
-		run  func() int64
-	}{
+	impls := []impl{
 		{"sequential", func() int64 {
 			var s int64
 			for _, x := range in {
@@ -244,12 +210,28 @@ func BenchmarkOverhead(b *testing.B) {
 		}},
 		{"plinq", func() int64 { return plinq.Sum(plinq.Select(plinq.From(in).Where(p), f)) }},
 	}
-	for _, impl := range impls {
-		b.Run("impl="+impl.name, func(b *testing.B) {
-			sink.Store(impl.run()) // untimed: every sub-benchmark starts with a heap grown to its needs
+	runImpls(b, impls)
+}
+
+// An impl is one implementation in a benchmark family.
+type impl struct {
+	name string
+	run  func() int64
+}
+
+// runImpls runs each implementation as the sub-benchmark impl=name. Every
+// implementation first runs once untimed, all of them before the first is
+// timed: otherwise the first to allocate pays for page-faulting fresh heap
+// that the later ones reuse (measured: 10-40% on the first case).
+func runImpls(b *testing.B, impls []impl) {
+	for _, im := range impls {
+		sink.Store(im.run())
+	}
+	for _, im := range impls {
+		b.Run("impl="+im.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				sink.Store(impl.run())
+				sink.Store(im.run())
 			}
 		})
 	}

@@ -61,6 +61,18 @@
 // the chunks after it, while those before it run to the end, so the answer
 // is the one in query order.
 //
+// # Costs
+//
+// Measured on a 2-core VM (README.md has the table and the command): a
+// fused Where+Select+Sum over 16M int64 runs as fast as the same loop
+// written by hand with pfor.Chunks and the functions' bodies inlined
+// (BenchmarkWhereSelectSum), 1.7x faster than that loop run sequentially;
+// the ordered ToSlice of a filtered query costs 1.02x the unordered one
+// (BenchmarkToSlice); OrderByKey sorts 10M int64 3x faster than
+// slices.Sort (BenchmarkOrderBy); GroupBy and CountBy of 10M items into
+// 1,000 keys run 2.5x and 1.7x faster than sequential map loops
+// (BenchmarkGroupBy).
+//
 // # Options, cancellation, errors
 //
 // q.With(opts...) takes pfor's options (pfor.WithWorkers,

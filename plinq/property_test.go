@@ -112,6 +112,9 @@ func TestRandomPipelines(t *testing.T) {
 				defer func(m int) { maxLen = m }(maxLen)
 				maxLen, n = 400, 60
 			}
+			if raceEnabled { // about 10x slower: keep the suite well under a minute
+				n = n * 3 / 5
+			}
 			if testing.Short() {
 				n /= 5
 			}

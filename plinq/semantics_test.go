@@ -113,7 +113,7 @@ func TestDeterministicReductions(t *testing.T) {
 func TestLargeSortsAndGroups(t *testing.T) {
 	n := 300_000
 	if testing.Short() || raceEnabled {
-		n = 150_000
+		n = 100_000
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	type rec struct{ K, I int }
