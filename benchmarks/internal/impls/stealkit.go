@@ -11,9 +11,10 @@ import (
 // Partitioner is one of stealkit's partitioners, as the runner and the simulator use it.
 type Partitioner struct {
 	Name string
-	// New returns the partitioner. clock is the time source of the adaptive partitioner
-	// (auto), nil for the process's monotonic clock; the simulator passes its virtual time.
-	// The other partitioners ignore it.
+	// New returns the partitioner. clock is the time source of the stealing partitioners
+	// (stealing and auto: batch sizing, and when a worker gives back part of its range), nil
+	// for the process's monotonic clock; the simulator passes its virtual time. The others
+	// ignore it.
 	New func(clock func() int64) partition.Partitioner
 }
 
@@ -30,7 +31,12 @@ func Partitioners() []Partitioner {
 		{"static", func(func() int64) partition.Partitioner { return partition.Static() }},
 		{"dynamic", func(func() int64) partition.Partitioner { return partition.Dynamic(DynamicChunk) }},
 		{"guided", func(func() int64) partition.Partitioner { return partition.Guided(GuidedMin) }},
-		{"stealing", func(func() int64) partition.Partitioner { return partition.Stealing() }},
+		{"stealing", func(clock func() int64) partition.Partitioner {
+			if clock == nil {
+				return partition.Stealing()
+			}
+			return partition.StealingWith(partition.StealingOptions{Clock: clock})
+		}},
 		{"auto", func(clock func() int64) partition.Partitioner {
 			if clock == nil {
 				return partition.Auto()

@@ -3,8 +3,11 @@
 // clock; the worker with the smallest clock (the lowest index among equals) calls Next next,
 // and its clock advances by the cost of the call (a take, plus any steals and failed steal
 // attempts) and by the cost of the range it got, from the workload's per-item cost model
-// (Instance.Cost) times the calibrated nanoseconds per cost unit. The adaptive partitioner
-// reads the driven worker's virtual clock. See the README for what the model leaves out.
+// (Instance.Cost) times the calibrated nanoseconds per cost unit. The stealing partitioners
+// read the driven worker's virtual clock. As pfor does with a partition.SplittingRun, a
+// worker processes its range in 16 pieces and, between pieces, gives the rest back when the
+// run says another worker is hungry; a worker that finds no work polls again while the run's
+// Idle says another may give some back. See the README for what the model leaves out.
 package simulate
 
 import (
@@ -87,12 +90,21 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		return r
 	}
 
-	var now int64 // the driven worker's clock, for the adaptive partitioner
+	var now int64 // the driven worker's clock, for the stealing partitioners
 	run := p.New(func() int64 { return now }).Start(0, n, workers)
 	sr, stealing := run.(partition.StealingRun)
+	split, _ := run.(partition.SplittingRun)
 
 	clock := make([]float64, workers)
 	busy := make([]float64, workers)
+	cur := make([]piecewise, workers)                // the range each worker is processing, piece by piece
+	charge := func(w int) func(lo, hi int) float64 { // charges items [lo, hi) to worker w
+		return func(lo, hi int) float64 {
+			t := (c[hi] - c[lo]) * m.UnitNs
+			busy[w] += t
+			return t
+		}
+	}
 	q := queue{ws: make([]int, workers), clock: clock}
 	for w := range workers {
 		if w > 0 {
@@ -104,9 +116,22 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 
 	res := Result{Partitioner: p.Name, Workers: workers}
 	end := 0.0
+	polls := 0
 	for q.Len() > 0 {
 		w := q.ws[0]
 		now = int64(clock[w])
+		if pc := &cur[w]; pc.lo < pc.hi {
+			// Between two pieces, as pfor's workers: give the rest back to a hungry worker,
+			// or go on with the next piece.
+			if split.Hungry(w) {
+				split.GiveBack(w, pc.lo)
+				pc.lo = pc.hi
+			} else {
+				clock[w] += pc.next(charge(w))
+				heap.Fix(&q, 0)
+				continue
+			}
+		}
 		var before partition.Counts
 		if stealing {
 			before = sr.Counts(w)
@@ -119,16 +144,26 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 			res.Steals += after.Steals - before.Steals
 			res.FailedSteals += after.FailedSteals - before.FailedSteals
 		}
-		if ok {
-			work := (c[hi] - c[lo]) * m.UnitNs
-			busy[w] += work
-			dt += work
+		switch {
+		case ok:
 			res.Chunks++
-		}
-		clock[w] += dt
-		if ok {
+			cur[w] = piecewise{lo: lo, hi: hi, step: hi - lo}
+			if split != nil && hi-lo >= 2 {
+				cur[w].step = max(1, (hi-lo)/pieces) // pfor processes a splittable range in pieces
+			}
+			clock[w] += dt + cur[w].next(charge(w))
 			heap.Fix(&q, 0)
-		} else {
+		case split != nil && split.Idle(w) && polls < maxPolls:
+			// Another worker holds a range it may give back: poll again once some other
+			// worker has moved on (pfor's workers yield and poll).
+			polls++
+			clock[w] += dt + pollNs
+			if next := nextOther(clock, &q, w); next > clock[w] {
+				clock[w] = next
+			}
+			heap.Fix(&q, 0)
+		default:
+			clock[w] += dt
 			end = max(end, clock[w])
 			heap.Pop(&q)
 		}
@@ -139,6 +174,40 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	}
 	res.Imbalance = imbalance(busy)
 	return res
+}
+
+// pieces is how many parts pfor processes a range of a splitting run in, checking between
+// parts whether another worker is hungry (pfor's job.process).
+const pieces = 16
+
+// pollNs is what one poll of an idle worker costs (a Gosched and a Next), and maxPolls bounds
+// the polls of a simulation.
+const (
+	pollNs   = 200
+	maxPolls = 1 << 24
+)
+
+// piecewise is the rest [lo, hi) of a worker's range, processed step items at a time.
+type piecewise struct{ lo, hi, step int }
+
+// next advances pc by one piece and returns what charge says the piece's items cost.
+func (pc *piecewise) next(charge func(lo, hi int) float64) float64 {
+	end := pc.lo + min(pc.step, pc.hi-pc.lo)
+	t := charge(pc.lo, end)
+	pc.lo = end
+	return t
+}
+
+// nextOther returns the smallest clock among the workers still running other than w, or 0 if
+// there is none.
+func nextOther(clock []float64, q *queue, w int) float64 {
+	next := 0.0
+	for _, v := range q.ws {
+		if v != w && (next == 0 || clock[v] < next) {
+			next = clock[v]
+		}
+	}
+	return next
 }
 
 // imbalance returns max(busy) over the mean of busy, or 1 if all are zero.
