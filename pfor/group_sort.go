@@ -149,7 +149,9 @@ func mergeRun[E any](w *Worker, j mergeJob[E]) struct{} {
 }
 
 // mergeOrdered writes the merge of a and b to dst, a's element first on
-// ties.
+// ties. It repeats mergeFunc on purpose: with cmp.Less inlined the merge
+// runs about twice as fast as through a compare function, and Sort's lead
+// over slices.Sort depends on it.
 func mergeOrdered[E cmp.Ordered](dst, a, b []E) {
 	i, k, d := 0, 0, 0
 	for i < len(a) && k < len(b) {
