@@ -21,6 +21,12 @@
 //	mandelbrot  n = 2,000       out[r] = total escape iterations of row r of an n x n image
 //	tiny        n = 1,000       out[i] += Spin(i, 20), 2,000 back-to-back calls per repetition
 //
+// and those [More] adds for stealkit's benchmarks (issue 5), with the same conventions:
+//
+//	spmv        n = 200,000     y = A·x, A sparse with power-law row lengths (splitmix64, seed 42)
+//	matmul      n = 512         row i of C = A·B for dense n x n matrices
+//	query       n = 4,096       block i of 1,024 generated orders: filter, map, group by region
+//
 // # Floating-point rounding
 //
 // Go lets a compiler fuse x*y + z into one fused multiply-add (gc does on arm64, ppc64, s390x

@@ -4,7 +4,7 @@ import "fmt"
 
 // Workload is one benchmark workload over the index space [0, N).
 //
-// The zero Workload is not usable: obtain workloads from [All] or [ByName].
+// The zero Workload is not usable: obtain workloads from [All], [More] or [ByName].
 type Workload struct {
 	// Name is the workload's name in WORKLOADS.md, e.g. "tailheavy"; benchmarks use it in
 	// sub-benchmark names such as "workload=tailheavy".
@@ -52,16 +52,17 @@ type Instance interface {
 
 	// Checksum returns a bit-exact digest of the outputs: 64-bit FNV-1a over the 8
 	// little-endian bytes of each output word (math.Float64bits of a float64 output, the
-	// value of an integer output), in index order. It equals the checksum of a sequential run
+	// value of an integer output), in index order (for query, the totals of its result). It
+	// equals the checksum of a sequential run
 	// that processed every item the same number of times since the last Reset.
 	Checksum() uint64
 
 	// Cost returns the model cost of item i, in Spin iterations (about 1.6 ns each), for a
 	// scaling simulator: the iteration count for the Spin workloads, an estimate for saxpy,
-	// the row's escape iterations for mandelbrot. Cost is independent of Reset and of
-	// whether item i has run. It panics if i is not within [0, Len()). The first call may
-	// take as long as a sequential run (mandelbrot computes its rows then); later calls
-	// are a lookup.
+	// the row's escape iterations for mandelbrot, estimates for spmv, matmul and query.
+	// Cost is independent of Reset and of whether item i has run. It panics if i is not
+	// within [0, Len()). The first call may take as long as a sequential run (mandelbrot
+	// computes its rows then); later calls are a lookup.
 	Cost(i int) float64
 }
 
@@ -69,10 +70,10 @@ type Instance interface {
 // Instances built with the same n hold the same data and give the same checksums.
 // n <= 0 means w.N. The outputs start in the state Reset restores.
 //
-// New panics if w is not one of the workloads of [All].
+// New panics if w is not one of the workloads of [All] or [More].
 func (w Workload) New(n int) Instance {
 	if w.build == nil {
-		panic(fmt.Sprintf("workload: New(%d) on Workload %q that did not come from All or ByName", n, w.Name))
+		panic(fmt.Sprintf("workload: New(%d) on Workload %q that did not come from All, More or ByName", n, w.Name))
 	}
 	if n <= 0 {
 		n = w.N
@@ -95,9 +96,21 @@ func All() []Workload {
 	}
 }
 
-// ByName returns the workload of [All] with the given name, and reports whether there is one.
+// More returns the workloads that stealkit's benchmarks add to WORKLOADS.md's, in the order
+// spmv, matmul, query: a sparse and a dense kernel from textbooks, and a filter/map/group
+// query over a table (the workload of plinq). Each call returns a new slice.
+func More() []Workload {
+	return []Workload{
+		{Name: "spmv", N: 200_000, Calls: 1, build: newSpmv},
+		{Name: "matmul", N: 512, Calls: 1, build: newMatmul},
+		{Name: "query", N: 4_096, Calls: 1, build: newQuery},
+	}
+}
+
+// ByName returns the workload of [All] or [More] with the given name, and reports whether
+// there is one.
 func ByName(name string) (Workload, bool) {
-	for _, w := range All() {
+	for _, w := range append(All(), More()...) {
 		if w.Name == name {
 			return w, true
 		}

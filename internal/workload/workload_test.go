@@ -16,7 +16,13 @@ var testSizes = map[string]int{
 	"randomskew": 5_000,
 	"mandelbrot": 120,
 	"tiny":       1_000,
+	"spmv":       3_000,
+	"matmul":     37,
+	"query":      20,
 }
+
+// every returns the workloads of All and More.
+func every() []workload.Workload { return append(workload.All(), workload.More()...) }
 
 func TestAllMatchesWorkloadsMD(t *testing.T) {
 	want := []struct {
@@ -48,7 +54,7 @@ func TestAllMatchesWorkloadsMD(t *testing.T) {
 }
 
 func TestByName(t *testing.T) {
-	for _, w := range workload.All() {
+	for _, w := range every() {
 		got, ok := workload.ByName(w.Name)
 		if !ok || got.Name != w.Name || got.N != w.N || got.Calls != w.Calls {
 			t.Errorf("ByName(%q) = %+v, %v; want %+v, true", w.Name, got, ok, w)
@@ -82,7 +88,7 @@ func TestNewOnZeroWorkloadPanics(t *testing.T) {
 }
 
 func TestOutOfRangePanics(t *testing.T) {
-	for _, w := range workload.All() {
+	for _, w := range every() {
 		inst := w.New(10)
 		for _, tc := range []struct {
 			call string
@@ -112,7 +118,7 @@ func TestOutOfRangePanics(t *testing.T) {
 }
 
 func TestChunkAndItemDoNotAllocate(t *testing.T) {
-	for _, w := range workload.All() {
+	for _, w := range every() {
 		inst := w.New(50)
 		allocs := testing.AllocsPerRun(10, func() {
 			inst.Chunk(0, 25)

@@ -15,8 +15,9 @@ import (
 )
 
 // simulateRun calibrates, predicts every workload at every worker count, measures 1 and 2
-// workers for the validation, and prints it all. Each workload is measured right after its
-// calibration, so that a change in the machine's load between the two stays small.
+// workers for the validation, and prints it all. Each workload's calibration trials run
+// between the rounds of its measured repetitions, so that both see the machine at the same
+// moments (see simulate.Calibrator).
 func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error {
 	procs := runtime.GOMAXPROCS(0)
 	m := progress.Start(stderr, "calibrating", 1)
@@ -38,27 +39,33 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 	measure := slices.Contains(o.Workers, 1) || parts != nil
 
 	for _, w := range o.Workloads {
-		pm := progress.Start(stderr, w.Name+": calibrating and simulating", 1)
 		n, calls := w.Size(o.Scale, o.N)
 		inst := w.New(n)
 		c := simulate.PrefixCosts(inst)
-		unit := simulate.CalibrateUnit(inst, c, procs)
-		s.Workloads = append(s.Workloads, simulate.Predict(w.Name, c, calls, unit, s.Machine, o.Workers))
-		pm.End()
-		if !measure {
-			continue
+		cal := simulate.NewCalibrator(inst, c, calls, procs)
+		if measure {
+			// Calibration trials go between the measured rounds (see simulate.Calibrator).
+			cfg := runner.Config{Workloads: []workloads.Workload{w}, Impls: parts, Workers: validate, Scale: o.Scale, N: o.N, Repeat: o.Repeat, Progress: stderr, BeforeRound: cal.Trial}
+			res, err := runner.Compare(cfg)
+			if err != nil {
+				return err
+			}
+			rep.Results = append(rep.Results, res...)
+		} else {
+			pm := progress.Start(stderr, w.Name+": calibrating", 1)
+			for range o.Repeat + 1 {
+				cal.Trial()
+			}
+			pm.End()
 		}
-		cfg := runner.Config{Workloads: []workloads.Workload{w}, Impls: parts, Workers: validate, Scale: o.Scale, N: o.N, Repeat: o.Repeat, Progress: stderr}
-		res, err := runner.Compare(cfg)
-		if err != nil {
-			return err
-		}
-		rep.Results = append(rep.Results, res...)
+		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(), s.Machine, o.Workers)
+		sw.UnitTrialsNs = cal.Trials()
+		s.Workloads = append(s.Workloads, sw)
 	}
 	s.Validate(func(wl, impl string, k int) (float64, float64, bool) {
 		for _, r := range rep.Results {
 			if r.Workload == wl && r.Impl == impl && r.Workers == k && r.Skipped == "" {
-				return slices.Min(r.TimesNs), r.OtherLoad, true
+				return r.MedianNs, r.OtherLoad, true
 			}
 		}
 		return 0, 0, false

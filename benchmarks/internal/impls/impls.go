@@ -34,6 +34,11 @@ type Impl struct {
 	// item is only sensible for small loops.
 	MaxN int
 
+	// Workload, if not "", is the only workload the implementation runs: it computes that
+	// workload's result its own way (plinq's operators, per-worker partials) instead of
+	// calling Chunk. Every other implementation runs every workload.
+	Workload string
+
 	// Start prepares a run with the given number of workers (at least 1) and returns the
 	// function that makes one parallel pass, and the one that releases what Start made (the
 	// peers' pools). run may be called any number of times, from one goroutine at a time.
@@ -64,10 +69,17 @@ func (s Stats) Imbalance() float64 {
 	return float64(most) * float64(len(s.Busy)) / float64(sum)
 }
 
-// All returns every implementation, in report order: baselines, stealkit, peers.
+// All returns every implementation, in report order: baselines, stealkit (its partitioners,
+// then plinq, plinq-aggregate and chunkslocal, which run the query workload only), peers.
 func All() []Impl {
-	return slices.Concat(baselines(), stealkits(), peers())
+	return slices.Concat(baselines(), stealkits(), queryImpls(), peers())
 }
+
+// Runs reports whether im runs the named workload.
+func (im Impl) Runs(workload string) bool { return im.Workload == "" || im.Workload == workload }
+
+// describeInstance names an instance's dynamic type, for panic messages.
+func describeInstance(inst workload.Instance) string { return fmt.Sprintf("%T", inst) }
 
 // ByName returns the implementation of All with the given name, and reports whether there is one.
 func ByName(name string) (Impl, bool) {

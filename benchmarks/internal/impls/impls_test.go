@@ -2,6 +2,7 @@ package impls_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,6 +24,9 @@ func TestChecksumsMatchSequential(t *testing.T) {
 		}
 		want := inst.Checksum()
 		for _, im := range impls.All() {
+			if !im.Runs(w.Name) {
+				continue
+			}
 			for _, k := range []int{1, 2, 3} {
 				t.Run(fmt.Sprintf("%s/%s/workers=%d", w.Name, im.Name, k), func(t *testing.T) {
 					run, stop := im.Start(k)
@@ -71,8 +75,8 @@ func TestNamesAndGroups(t *testing.T) {
 			t.Errorf("peer %q records no module version", im.Name)
 		}
 	}
-	if groups[impls.Baseline] != 5 || groups[impls.Stealkit] != 5 || groups[impls.Peer] != 5 {
-		t.Errorf("groups %v; want 5 baselines, 5 stealkit partitioners and 5 peers", groups)
+	if groups[impls.Baseline] != 5 || groups[impls.Stealkit] != 8 || groups[impls.Peer] != 5 {
+		t.Errorf("groups %v; want 5 baselines, 8 stealkit (5 partitioners, plinq, plinq-aggregate, chunkslocal) and 5 peers", groups)
 	}
 	for _, p := range impls.Partitioners() {
 		if got := p.New(nil).Name(); got != p.Name {
@@ -81,6 +85,31 @@ func TestNamesAndGroups(t *testing.T) {
 		if got := p.New(func() int64 { return 0 }).Name(); got != p.Name {
 			t.Errorf("partitioner %q with a virtual clock: Name() = %q", p.Name, got)
 		}
+	}
+}
+
+// TestQueryOnlyImpls checks that plinq, plinq-aggregate and chunkslocal run the query workload only, and
+// refuse another workload's instance with a message naming the package.
+func TestQueryOnlyImpls(t *testing.T) {
+	for _, name := range []string{"plinq", "plinq-aggregate", "chunkslocal"} {
+		im, ok := impls.ByName(name)
+		if !ok {
+			t.Fatalf("ByName(%q): not found", name)
+		}
+		if !im.Runs("query") || im.Runs("uniform") {
+			t.Errorf("%s: Runs(query) = %v, Runs(uniform) = %v; want true, false", name, im.Runs("query"), im.Runs("uniform"))
+		}
+		w, _ := workloads.ByName("uniform")
+		run, stop := im.Start(2)
+		func() {
+			defer stop()
+			defer func() {
+				if r, _ := recover().(string); !strings.HasPrefix(r, "impls: "+name+" runs only the query workload") {
+					t.Errorf("%s on uniform: recovered %q; want a panic naming the package", name, r)
+				}
+			}()
+			run(w.New(10))
+		}()
 	}
 }
 

@@ -85,7 +85,7 @@ func WriteStudy(w io.Writer, s *simulate.Study) error {
 		for k, u := range wl.UnitNs {
 			units[k] = fmt.Sprintf("%.3g ns with %d busy", u, k+1)
 		}
-		fmt.Fprintf(w, "\n%s (n = %d, %d call(s)): cost unit %s; %.2f x a Spin iteration\n", wl.Name, wl.N, wl.Calls, strings.Join(units, ", "), wl.SpinRatio)
+		fmt.Fprintf(w, "\n%s (n = %d, %d call(s)): cost unit %s; %.2f x a Spin iteration; restart %s\n", wl.Name, wl.N, wl.Calls, strings.Join(units, ", "), wl.SpinRatio, FormatNs(wl.RestartNs))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprint(tw, "workers\t")
 		var names []string
@@ -109,7 +109,7 @@ func WriteStudy(w io.Writer, s *simulate.Study) error {
 		}
 	}
 	if len(s.Checks) > 0 {
-		fmt.Fprintln(w, "\nvalidation (per call; measured: the fastest repetition):")
+		fmt.Fprintln(w, "\nvalidation (per call; measured: the median repetition):")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "workload\tpartitioner\tworkers\tpredicted\tmeasured\terror\tothers' CPUs\t")
 		for _, c := range s.Checks {

@@ -24,6 +24,11 @@ type Config struct {
 	N         int          // items, if > 0, for every workload
 	Repeat    int          // timed repetitions, at least 1, after one untimed warm-up
 	Progress  io.Writer    // where progress goes; nil for none
+
+	// BeforeRound, if not nil, is called before each round of repetitions (the warm-up round
+	// included), outside every timed repetition: the simulator calibrates there, so that its
+	// calibration and the measurements see the machine at the same moments.
+	BeforeRound func()
 }
 
 // Result is one cell of the comparison: an implementation on a workload with a number of
@@ -83,6 +88,9 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 	n, calls := w.Size(cfg.Scale, cfg.N)
 	var cells []*cell
 	for _, im := range ims {
+		if !im.Runs(w.Name) {
+			continue // the query-only implementations (plinq, ...) run nothing else
+		}
 		ws := cfg.Workers
 		if im.Name == "sequential" {
 			ws = []int{1}
@@ -123,6 +131,10 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 	var others load.Span
 	before := load.Take()
 	for rep := range cfg.Repeat + 1 {
+		if cfg.BeforeRound != nil {
+			m.Step(step, fmt.Sprintf("round %d of %d: before the round", rep, cfg.Repeat))
+			cfg.BeforeRound()
+		}
 		for _, c := range live {
 			m.Step(step, fmt.Sprintf("%s w=%d, repetition %d of %d (0 = warm-up)", c.res.Impl, c.res.Workers, rep, cfg.Repeat))
 			step++

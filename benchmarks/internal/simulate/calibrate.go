@@ -172,74 +172,239 @@ func failedSteals() (time.Duration, float64) {
 }
 
 // CalibrateUnit measures a workload's nanoseconds per cost unit with k = 1..procs goroutines
-// running at once, and returns them as unit[k-1]. Where the platform can tell (Linux), each
-// goroutine is timed by the CPU time of its thread (see threadCPU), not by wall time. Each goroutine times passes over samples of
-// the range (see samplePlan), disjoint from the other goroutines' and moving along the range
-// from pass to pass, so that a memory-bound workload streams from memory as in a real run
-// instead of re-reading a sample that fits in the cache. A goroutine's figure is its time
-// over the total cost of what it ran; each k takes the fastest of 7 trials of the mean over
-// its goroutines (other processes can only slow a trial down, so the fastest is the least
-// disturbed). Running k goroutines at once is what captures the sharing of memory
-// bandwidth and caches between cores, up to the cores at hand.
-func CalibrateUnit(inst workload.Instance, c Costs, procs int) []float64 {
+// running at once, and returns them as unit[k-1]: the figures of a Calibrator after
+// calibrationTrials trials.
+func CalibrateUnit(inst workload.Instance, c Costs, calls, procs int) []float64 {
+	cal := NewCalibrator(inst, c, calls, procs)
+	for range calibrationTrials {
+		cal.Trial()
+	}
+	return cal.Units()
+}
+
+// calibrationTrials is how many trials CalibrateUnit makes for each number of goroutines.
+const calibrationTrials = 7
+
+// A Calibrator measures a workload's nanoseconds per cost unit with k = 1..procs goroutines
+// running at once, one trial at a time, so that a caller can interleave its trials with the
+// measurements that the predictions are checked against.
+//
+// Why interleave: on the project's machine, a 2-vCPU VM, the speed of the same sequential loop
+// over the same data drifts by up to a third within one process, from one repetition to the
+// next (tiny's call 19 to 37 µs, matmul 21 to 31 ms, uniform 42 to 60 ms, mostly faster or
+// slower together), as the host's load on the physical cores changes. A unit calibrated
+// seconds before the measurement describes another machine; calibrating in the gaps between
+// the measured repetitions samples the same moments. And why the median: the fastest of six
+// samples of so wide a distribution is decided by one lucky sample (matmul: a sequential
+// repetition of 20.8 ms against 28.7 to 34.2 ms for the other four, a calibration trial 10%
+// below the next), on either side; the median of the trials and the median of the
+// repetitions are the same statistic of the same moments.
+//
+// Where the platform can tell (Linux), each goroutine is timed by the CPU time of its thread
+// (see threadCPU), not by wall time. A trial runs each goroutine over samples of the range (see
+// samplePlan), disjoint from the other goroutines' and moving along the range from pass to
+// pass, so that a memory-bound workload streams from memory as in a real run instead of
+// re-reading a sample that fits in the cache; together the k goroutines process as many items
+// as one timed repetition does (calls passes over the range; for tiny the 2,000 back-to-back
+// calls), so that a trial is as long as what it predicts and averages the machine's speed
+// over as long a time. A goroutine's figure is
+// its time over the total cost of what it ran; a trial's is the mean over its goroutines.
+// Running k goroutines at once is what captures the sharing of memory bandwidth and caches
+// between cores, up to the cores at hand.
+type Calibrator struct {
+	inst   workload.Instance
+	c      Costs
+	plans  []samplePlan // plans[k-1] for k goroutines
+	passes []int        // passes per trial, for each k
+	next   []int        // the next pass, for each k
+	trials [][]float64  // the figure of each trial, for each k
+
+	calls   int       // passes over the range per timed repetition
+	restart []float64 // the restart figure of each trial (see RestartNs)
+}
+
+// NewCalibrator returns a Calibrator of inst, whose prefix costs are c, for k = 1..procs
+// goroutines; one timed repetition of the workload makes calls passes over its range.
+func NewCalibrator(inst workload.Instance, c Costs, calls, procs int) *Calibrator {
+	cal := &Calibrator{inst: inst, c: c, trials: make([][]float64, procs), calls: max(1, calls)}
 	n := inst.Len()
-	unit := make([]float64, procs)
 	for k := 1; k <= procs; k++ {
 		plan := newSamplePlan(n, k)
-		passes, next := 1, 0
-		var trials []float64
-		for len(trials) < 7 {
-			per := make([]float64, k)
-			var wg sync.WaitGroup
-			t0 := time.Now()
-			for g := range k {
-				wg.Go(func() {
-					runtime.LockOSThread() // so that the thread's CPU time is the goroutine's
-					defer runtime.UnlockOSThread()
-					cost := 0.0
-					w0 := time.Now()
-					cpu0, cpuOK := threadCPU()
-					for p := next; p < next+passes; p++ {
-						for _, ch := range plan.pass(p, g) {
-							inst.Chunk(ch[0], ch[1])
-							cost += c[ch[1]] - c[ch[0]]
-						}
-					}
-					d := time.Since(w0)
-					if cpu1, ok := threadCPU(); cpuOK && ok && cpu1 > cpu0 {
-						d = cpu1 - cpu0
-					}
-					if cost > 0 {
-						per[g] = float64(d.Nanoseconds()) / cost
-					}
-				})
-			}
-			wg.Wait()
-			wall := time.Since(t0)
-			next += passes
-			if wall < minTrial && passes < 1<<20 {
-				// Too short to time well: a longer trial replaces it.
-				passes = min(1<<20, passes*max(2, int(minTrial/max(wall, time.Microsecond))+1))
+		perPass := max(1, k*plan.stripes*plan.size) // items of one pass, all goroutines together
+		cal.plans = append(cal.plans, plan)
+		cal.passes = append(cal.passes, max(1, (max(1, calls)*n+perPass-1)/perPass))
+		cal.next = append(cal.next, 0)
+	}
+	return cal
+}
+
+// Trial makes one trial for each number of goroutines, and, with 2 or more, one of the cost of
+// a restart (see RestartNs). A trial shorter than minTrial, too short to time well, is
+// replaced by a longer one.
+func (cal *Calibrator) Trial() {
+	for k := 1; k <= len(cal.plans); k++ {
+		for {
+			wall, figure := cal.trial(k)
+			if wall < minTrial && cal.passes[k-1] < 1<<20 {
+				cal.passes[k-1] = min(1<<20, cal.passes[k-1]*max(2, int(minTrial/max(wall, time.Microsecond))+1))
 				continue
 			}
-			mean, m := 0.0, 0
-			for _, p := range per {
-				if p > 0 {
-					mean += p
+			cal.trials[k-1] = append(cal.trials[k-1], figure)
+			break
+		}
+	}
+	if k := len(cal.plans); k >= 2 {
+		cal.restart = append(cal.restart, cal.restartTrial(k, cal.trials[k-1][len(cal.trials[k-1])-1]))
+	}
+	cal.inst.Reset()
+}
+
+// restartChunk is the length of the chunks of a restart trial: dynamic's chunks.
+const restartChunk = impls.DynamicChunk
+
+// restartTrial runs k goroutines over the whole range, calls times, each taking every k-th
+// chunk of restartChunk items (goroutine g the chunks g, g+k, g+2k, ...), as dynamic's
+// workers do; and returns what each chunk cost beyond its items at contiguous, nanoseconds
+// per cost unit with k goroutines running long runs, in the same trial: the mean over the
+// goroutines of (CPU time - cost · contiguous) / chunks.
+func (cal *Calibrator) restartTrial(k int, contiguous float64) float64 {
+	n := cal.inst.Len()
+	chunks := (n + restartChunk - 1) / restartChunk
+	excess := make([]float64, k)
+	var wg sync.WaitGroup
+	for g := range k {
+		wg.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cost, m := 0.0, 0
+			w0 := time.Now()
+			cpu0, cpuOK := threadCPU()
+			for range cal.calls {
+				for j := g; j < chunks; j += k {
+					lo, hi := j*restartChunk, min(n, (j+1)*restartChunk)
+					cal.inst.Chunk(lo, hi)
+					cost += cal.c[hi] - cal.c[lo]
 					m++
 				}
 			}
-			if m > 0 {
-				trials = append(trials, mean/float64(m))
-			} else {
-				trials = append(trials, 0) // no item has a cost: the unit does not matter
+			d := time.Since(w0)
+			if cpu1, ok := threadCPU(); cpuOK && ok && cpu1 > cpu0 {
+				d = cpu1 - cpu0
 			}
+			if m > 0 {
+				excess[g] = (float64(d.Nanoseconds()) - cost*contiguous) / float64(m)
+			}
+		})
+	}
+	wg.Wait()
+	mean := 0.0
+	for _, e := range excess {
+		mean += e
+	}
+	return mean / float64(k)
+}
+
+// lowerMedian returns the median of xs, the lower of the two middle values for an even count;
+// xs is not empty and is not modified.
+func lowerMedian(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[(len(s)-1)/2]
+}
+
+// RestartNs returns what a chunk that does not continue its worker's previous range costs
+// beyond its items, with 2 or more workers: the median of the trials' figures, or 0 if there
+// were none (one core) or the median is within the noise of the measurement. It is the cost
+// of a new memory stream: the hardware prefetchers must find it again, and its first cache
+// lines and pages come from farther away. A workload that streams memory, like saxpy, pays
+// it on every one of dynamic's 64-item chunks; one that computes in registers, like the Spin
+// loops, does not.
+//
+// The noise: a restart figure is a difference of two times of whole chunks, so the spread of
+// the unit itself (the median trial less the fastest, with as many goroutines) carries over
+// to it, times the cost of a chunk. For a workload whose chunks of 64 items take
+// milliseconds (mandelbrot's rows) that swamps any restart; a figure below it is reported as 0.
+func (cal *Calibrator) RestartNs() float64 {
+	if len(cal.restart) == 0 {
+		return 0
+	}
+	median := lowerMedian(cal.restart)
+	ts := cal.trials[len(cal.trials)-1]
+	n := cal.inst.Len()
+	chunkCost := cal.c.Total() / float64(max(1, (n+restartChunk-1)/restartChunk)) // mean cost units per chunk
+	if noise := (lowerMedian(ts) - slices.Min(ts)) * chunkCost; median <= noise {
+		return 0
+	}
+	return median
+}
+
+// trial runs k goroutines over the next passes of plan k and returns the wall time and the
+// mean of the goroutines' nanoseconds per cost unit.
+func (cal *Calibrator) trial(k int) (time.Duration, float64) {
+	plan, passes, next := cal.plans[k-1], cal.passes[k-1], cal.next[k-1]
+	cal.next[k-1] += passes
+	per := make([]float64, k)
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for g := range k {
+		wg.Go(func() {
+			runtime.LockOSThread() // so that the thread's CPU time is the goroutine's
+			defer runtime.UnlockOSThread()
+			cost := 0.0
+			w0 := time.Now()
+			cpu0, cpuOK := threadCPU()
+			for p := next; p < next+passes; p++ {
+				for _, ch := range plan.pass(p, g) {
+					cal.inst.Chunk(ch[0], ch[1])
+					cost += cal.c[ch[1]] - cal.c[ch[0]]
+				}
+			}
+			d := time.Since(w0)
+			if cpu1, ok := threadCPU(); cpuOK && ok && cpu1 > cpu0 {
+				d = cpu1 - cpu0
+			}
+			if cost > 0 {
+				per[g] = float64(d.Nanoseconds()) / cost
+			}
+		})
+	}
+	wg.Wait()
+	wall := time.Since(t0)
+	mean, m := 0.0, 0
+	for _, p := range per {
+		if p > 0 {
+			mean += p
+			m++
+		}
+	}
+	if m == 0 {
+		return wall, 0 // no item has a cost: the unit does not matter
+	}
+	return wall, mean / float64(m)
+}
+
+// Trials returns the figure of every trial so far, trials[k-1] for k goroutines, in order.
+func (cal *Calibrator) Trials() [][]float64 {
+	t := make([][]float64, len(cal.trials))
+	for k := range t {
+		t[k] = slices.Clone(cal.trials[k])
+	}
+	return t
+}
+
+// Units returns the nanoseconds per cost unit for k = 1..procs busy cores, as unit[k-1]: the
+// median trial of each k (the lower middle one of an even count; see Calibrator for why the
+// median). It panics if no trial was made.
+func (cal *Calibrator) Units() []float64 {
+	unit := make([]float64, len(cal.trials))
+	for k, ts := range cal.trials {
+		if len(ts) == 0 {
+			panic("simulate: Calibrator.Units before any Trial")
 		}
 		// More busy cores never make a unit cheaper; a lower figure than with one core is
 		// noise in the measurement.
-		unit[k-1] = max(slices.Min(trials), unit[0])
+		unit[k] = max(lowerMedian(ts), unit[0])
 	}
-	inst.Reset()
 	return unit
 }
 

@@ -44,8 +44,11 @@ type Model struct {
 	TakeNs  float64 // a Next that takes from the worker's own range or the shared cursor
 	StealNs float64 // a successful steal, in addition to the take that follows it
 	FailNs  float64 // one steal attempt that finds nothing
-	ForkNs  float64 // delay until the helpers' slots start; slot 0 starts at 0
-	JoinNs  float64 // from the last slot's end until the call returns
+	// RestartNs is charged for each range a worker gets that does not start where its
+	// previous range ended: the cost of a new memory stream (see Calibrator.RestartNs).
+	RestartNs float64
+	ForkNs    float64 // delay until the helpers' slots start; slot 0 starts at 0
+	JoinNs    float64 // from the last slot's end until the call returns
 
 	// SeqNs is the sequential time that efficiency refers to; 0 means the total cost times
 	// UnitNs. (With several workers UnitNs may be the cost with several cores busy, slower
@@ -96,6 +99,10 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	split, _ := run.(partition.SplittingRun)
 
 	clock := make([]float64, workers)
+	last := make([]int, workers) // where each worker's previous range ended; -1 before the first
+	for w := range last {
+		last[w] = -1
+	}
 	busy := make([]float64, workers)
 	cur := make([]piecewise, workers)                // the range each worker is processing, piece by piece
 	charge := func(w int) func(lo, hi int) float64 { // charges items [lo, hi) to worker w
@@ -147,6 +154,10 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		switch {
 		case ok:
 			res.Chunks++
+			if lo != last[w] {
+				dt += m.RestartNs
+			}
+			last[w] = hi
 			cur[w] = piecewise{lo: lo, hi: hi, step: hi - lo}
 			if split != nil && hi-lo >= 2 {
 				cur[w].step = max(1, (hi-lo)/pieces) // pfor processes a splittable range in pieces

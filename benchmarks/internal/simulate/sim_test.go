@@ -22,7 +22,7 @@ func costsOf(t *testing.T, name string, n int) simulate.Costs {
 }
 
 // someModel charges every kind of cost, so that the tests see them all.
-var someModel = simulate.Model{UnitNs: 1.5, TakeNs: 20, StealNs: 100, FailNs: 10, ForkNs: 500, JoinNs: 300}
+var someModel = simulate.Model{UnitNs: 1.5, TakeNs: 20, StealNs: 100, FailNs: 10, RestartNs: 40, ForkNs: 500, JoinNs: 300}
 
 func TestDeterministic(t *testing.T) {
 	c := costsOf(t, "randomskew", 5_000)
@@ -109,18 +109,58 @@ func TestOverheadsAreCharged(t *testing.T) {
 	}
 }
 
+// TestRestarts: a restart is charged for each range that does not continue its worker's
+// previous one. Static gives each worker one block, so its two workers pay one restart each,
+// at the same time; dynamic hands its 64-item chunks out in turn, so nearly every chunk is a
+// restart.
+func TestRestarts(t *testing.T) {
+	c := costsOf(t, "uniform", 64_000) // 1000 chunks of 64 for dynamic
+	const restart = 1000
+	for _, tc := range []struct {
+		partitioner string
+		least, most float64 // bounds on the added makespan, in restarts
+	}{{"static", 1, 1}, {"dynamic", 400, 500}} {
+		var p impls.Partitioner
+		for _, q := range impls.Partitioners() {
+			if q.Name == tc.partitioner {
+				p = q
+			}
+		}
+		a := simulate.Run(c, p, 2, simulate.Model{UnitNs: 1})
+		b := simulate.Run(c, p, 2, simulate.Model{UnitNs: 1, RestartNs: restart})
+		if d := (b.MakespanNs - a.MakespanNs) / restart; d < tc.least || d > tc.most {
+			t.Errorf("%s, 2 workers: a restart cost of %d ns added %g restarts to the makespan; want %g to %g", tc.partitioner, restart, d, tc.least, tc.most)
+		}
+		if one := simulate.Run(c, p, 1, simulate.Model{UnitNs: 1, RestartNs: restart}); one.MakespanNs != c.Total() {
+			t.Errorf("%s, 1 worker: makespan %g with restarts; want %g, the inline run's, which has none", tc.partitioner, one.MakespanNs, c.Total())
+		}
+	}
+}
+
 func TestCalibrateUnit(t *testing.T) {
 	w, _ := workloads.ByName("uniform")
 	inst := w.New(2_000)
 	c := simulate.PrefixCosts(inst)
-	unit := simulate.CalibrateUnit(inst, c, 2)
+	unit := simulate.CalibrateUnit(inst, c, 1, 2)
 	if len(unit) != 2 || !(unit[0] > 0) || !(unit[1] > 0) {
 		t.Fatalf("CalibrateUnit = %v; want two positive figures", unit)
+	}
+	// A Calibrator keeps every trial, for each number of goroutines, and a restart figure
+	// that is never negative.
+	cal := simulate.NewCalibrator(inst, c, 1, 2)
+	for range 3 {
+		cal.Trial()
+	}
+	if tr := cal.Trials(); len(tr) != 2 || len(tr[0]) != 3 || len(tr[1]) != 3 {
+		t.Errorf("Trials() after 3 trials with 2 goroutines = %v; want 2 lists of 3", tr)
+	}
+	if r := cal.RestartNs(); !(r >= 0) {
+		t.Errorf("RestartNs() = %g; want >= 0", r)
 	}
 	// Tiny instances must work too, with more goroutines than items.
 	w, _ = workloads.ByName("matmul")
 	inst = w.New(3)
-	if unit := simulate.CalibrateUnit(inst, simulate.PrefixCosts(inst), 4); len(unit) != 4 || !(unit[3] > 0) {
+	if unit := simulate.CalibrateUnit(inst, simulate.PrefixCosts(inst), 1, 4); len(unit) != 4 || !(unit[3] > 0) {
 		t.Fatalf("CalibrateUnit on 3 items with 4 goroutines = %v", unit)
 	}
 }
@@ -129,7 +169,7 @@ func TestValidation(t *testing.T) {
 	c := costsOf(t, "uniform", 1_000)
 	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
 	s := &simulate.Study{Machine: m, Workers: []int{1, 2, 4}, Tolerance: 0.15}
-	s.Workloads = append(s.Workloads, simulate.Predict("uniform", c, 1, []float64{1, 1}, m, s.Workers))
+	s.Workloads = append(s.Workloads, simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, s.Workers))
 	if got := len(s.Workloads[0].Predictions); got != 3*len(impls.Partitioners()) {
 		t.Fatalf("%d predictions; want one per worker count and partitioner", got)
 	}
@@ -218,7 +258,7 @@ func TestSamplesAreDisjoint(t *testing.T) {
 func TestEfficiencyRefersToTheSequentialTime(t *testing.T) {
 	c := costsOf(t, "uniform", 1_000)
 	m := simulate.Machine{SpinNs: 1}
-	w := simulate.Predict("uniform", c, 1, []float64{1, 2}, m, []int{1, 2, 4})
+	w := simulate.Predict("uniform", c, 1, []float64{1, 2}, 0, m, []int{1, 2, 4})
 	for _, k := range []int{2, 4} {
 		r, _ := w.Prediction("static", k)
 		if want := c.Total() / float64(k) * 2; math.Abs(r.MakespanNs-want) > 1e-9*want || math.Abs(r.Efficiency-0.5) > 1e-9 {

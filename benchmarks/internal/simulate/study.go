@@ -25,6 +25,11 @@ type Workload struct {
 	Calls int    `json:"calls"`
 	// UnitNs[k-1] is the time of one cost unit with k cores running the workload at once.
 	UnitNs []float64 `json:"unit_ns"`
+	// RestartNs is what a chunk that does not continue its worker's previous range costs
+	// beyond its items (see Calibrator.RestartNs).
+	RestartNs float64 `json:"restart_ns"`
+	// UnitTrialsNs[k-1] are the calibration trials that UnitNs[k-1] was chosen from, in order.
+	UnitTrialsNs [][]float64 `json:"unit_trials_ns,omitempty"`
 	// SpinRatio is UnitNs[0] over the time of a Spin iteration: how far the workload's cost
 	// model is from its nominal unit on this machine (1 for a perfect model).
 	SpinRatio   float64  `json:"spin_ratio"`
@@ -53,16 +58,18 @@ const Disturbed = 0.25
 // disturbed reports whether c's measurement was disturbed by other processes.
 func (c Check) disturbed() bool { return c.OtherLoad > Disturbed }
 
-// Predict simulates every partitioner on every worker count, with the unit cost for
+// Predict simulates every partitioner on every worker count, charging restartNs per restart,
+// with the unit cost for
 // min(workers, len(unit)) busy cores: beyond the cores that calibration could use, the cost
 // of a unit is assumed to stay as it was with all of them busy. Efficiency refers to the
 // sequential time, the total cost at unit[0].
-func Predict(name string, c Costs, calls int, unit []float64, m Machine, workers []int) Workload {
-	w := Workload{Name: name, N: c.Len(), Calls: calls, UnitNs: unit, SpinRatio: unit[0] / m.SpinNs}
+func Predict(name string, c Costs, calls int, unit []float64, restartNs float64, m Machine, workers []int) Workload {
+	w := Workload{Name: name, N: c.Len(), Calls: calls, UnitNs: unit, RestartNs: restartNs, SpinRatio: unit[0] / m.SpinNs}
 	for _, k := range workers {
 		u := unit[min(k, len(unit))-1]
 		for _, p := range impls.Partitioners() {
 			model := m.Model(p.Name, k, u)
+			model.RestartNs = restartNs
 			model.SeqNs = c.Total() * unit[0]
 			w.Predictions = append(w.Predictions, Run(c, p, k, model))
 		}
@@ -84,9 +91,8 @@ func (w Workload) Prediction(p string, k int) (Result, bool) {
 // Validate checks the predictions for 1 and 2 workers against measurements: measured returns
 // the time per call of an implementation ("sequential" for 1 worker, where pfor runs inline;
 // a partitioner's name for 2), the CPUs other processes kept busy meanwhile (-1 if unknown),
-// and reports whether it ran. The model describes a machine that nothing else disturbs, so
-// the caller passes the fastest of its repetitions, as calibration uses the fastest of its
-// trials.
+// and reports whether it ran. The caller passes the median of its repetitions, as
+// calibration uses the median of its trials, made between them (see Calibrator).
 func (s *Study) Validate(measured func(workload, impl string, workers int) (ns, others float64, ok bool)) {
 	s.Checks = nil
 	for _, w := range s.Workloads {

@@ -1,6 +1,7 @@
-// Package workloads is the benchmark runner's list of workloads: the library's workloads of
-// WORKLOADS.md (internal/workload) followed by spmv and matmul, which are defined here with the
-// same conventions (a body over [0, n), a bit-exact checksum, a per-item cost model).
+// Package workloads is the benchmark runner's list of workloads: those the library defines in
+// internal/workload, WORKLOADS.md's seven (workload.All) and the three stealkit's benchmarks add
+// (workload.More: spmv, matmul, query), with what the runner needs to know about them besides
+// their definition: how their work grows with n, and whether it is uneven.
 package workloads
 
 import (
@@ -27,23 +28,16 @@ type Workload struct {
 	New func(n int) workload.Instance
 }
 
-// All returns the workloads in report order: the library's seven (saxpy, uniform,
-// triangular, tailheavy, randomskew, mandelbrot, tiny), then spmv and matmul. The plinq query
-// workload of the issue is not here: plinq does not exist yet.
+// All returns the workloads in report order: WORKLOADS.md's seven (saxpy, uniform,
+// triangular, tailheavy, randomskew, mandelbrot, tiny), then spmv, matmul and query.
 func All() []Workload {
-	uneven := map[string]bool{"triangular": true, "tailheavy": true, "randomskew": true, "mandelbrot": true}
+	uneven := map[string]bool{"triangular": true, "tailheavy": true, "randomskew": true, "mandelbrot": true, "spmv": true}
+	degree := map[string]int{"mandelbrot": 2, "matmul": 3}
 	var ws []Workload
-	for _, w := range workload.All() {
-		deg := 1
-		if w.Name == "mandelbrot" {
-			deg = 2
-		}
-		ws = append(ws, Workload{Name: w.Name, N: w.N, Calls: w.Calls, Degree: deg, Uneven: uneven[w.Name], New: w.New})
+	for _, w := range append(workload.All(), workload.More()...) {
+		ws = append(ws, Workload{Name: w.Name, N: w.N, Calls: w.Calls, Degree: max(1, degree[w.Name]), Uneven: uneven[w.Name], New: w.New})
 	}
-	return append(ws,
-		Workload{Name: "spmv", N: spmvN, Calls: 1, Degree: 1, Uneven: true, New: NewSpmv},
-		Workload{Name: "matmul", N: matmulN, Calls: 1, Degree: 3, New: NewMatmul},
-	)
+	return ws
 }
 
 // ByName returns the workload of All with the given name, and reports whether there is one.
