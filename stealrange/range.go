@@ -91,8 +91,8 @@ import (
 // of the steal range needs a fresh 16-byte span: a shrink, a steal, an owner
 // CAS at the steal range, a Reset. Each of those cuts what is left to at most
 // three quarters or hands it out, so a range of n items sees O(log n) of them
-// over its life. The owner's spans come from a private slab of 16 (one
-// allocation per 16 installs, see newSpan); a thief allocates one span per
+// over its life. The owner's spans come from private slabs of 2, 4, 8,
+// then 16 (see newSpan); a thief allocates one span per
 // CAS it attempts, so heavy contention adds at most one per failed attempt.
 //
 // A Range must not be copied after first use.
@@ -105,8 +105,10 @@ type Range struct {
 	// the mid of the steal range as the owner last saw it.
 	next, ahead, seenMid uint64
 
-	// Owner only: fresh spans for the owner's installs (see newSpan).
-	slab []span
+	// Owner only: fresh spans for the owner's installs (see newSpan), and
+	// the length of the last slab allocated.
+	slab    []span
+	slabLen int
 
 	// Owner only: the batch the last successful take returned, [lastLo,
 	// lastHi), which GiveBack may hand back a suffix of.
@@ -115,21 +117,24 @@ type Range struct {
 	// Ranges are usually allocated side by side, one per worker, and the
 	// owner writes low on every take: keep neighbours off this cache line
 	// pair (measured: BenchmarkTryTakeParallelOwners).
-	_ [128 - 88]byte
+	_ [128 - 96]byte
 }
 
-// slabSize is how many spans the owner allocates at a time.
-const slabSize = 16
+// maxSlab is how many spans the owner allocates at a time at most. The
+// first slab holds 2, and each next one twice as many as the one before, so
+// that the many short-lived ranges of short parallel calls allocate little.
+const maxSlab = 16
 
 // newSpan returns a fresh span [mid, end) for the owner to install. Spans
 // come from an owner-private slab: each slot is handed out once and never
 // reused, so every install still has an address no goroutine has seen, and
 // the garbage collector keeps the slab alive while any pointer into it is
 // held. Identity, and with it the absence of ABA, is as with one allocation
-// per span, at a sixteenth of the allocations.
+// per span, at up to a sixteenth of the allocations.
 func (r *Range) newSpan(mid, end uint64) *span {
 	if len(r.slab) == 0 {
-		r.slab = make([]span, slabSize)
+		r.slabLen = min(max(2*r.slabLen, 2), maxSlab)
+		r.slab = make([]span, r.slabLen)
 	}
 	s := &r.slab[0]
 	r.slab = r.slab[1:]
