@@ -10,13 +10,12 @@ import (
 // simulate drives run in virtual time as pfor drives it: the worker with
 // the smallest clock acts next; its clock advances by the cost of the items
 // it processes plus a fixed cost per Next. A range from a SplittingRun is
-// processed in 16 pieces, and after each piece the worker gives back the rest
+// processed in pieces of split.Piece items, and after each piece the worker gives back the rest
 // if another worker is hungry; a worker whose Next finds nothing polls again
 // (after perNext) while Idle says others hold ranges. It returns the
 // makespan (the last worker's finish). clock is the virtual time the
 // adaptive partitioner reads.
 func simulate(run partition.Run, workers int, cost func(i int) int64, perNext int64, clock *int64) int64 {
-	const pieces = 16
 	split, _ := run.(partition.SplittingRun)
 	t := make([]int64, workers)
 	done := make([]bool, workers)
@@ -49,7 +48,10 @@ func simulate(run partition.Run, workers int, cost func(i int) int64, perNext in
 		t[w] += perNext
 		switch {
 		case ok:
-			cur[w] = [3]int{lo, hi, max(1, (hi-lo)/pieces)} // pfor's pieces: sixteenths of the whole range
+			cur[w] = [3]int{lo, hi, hi - lo}
+			if split != nil {
+				cur[w][2] = max(1, split.Piece(w)) // as pfor's process
+			}
 		case split != nil && split.Idle(w):
 			// poll again after perNext
 		default:

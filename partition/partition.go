@@ -71,6 +71,12 @@ type StealingRun interface {
 // is not running.
 type SplittingRun interface {
 	StealingRun
+	// Piece returns how many items of the range Next(w) returned last w
+	// should process between two calls of Hungry: a sixteenth of the range,
+	// or more where that would take under 4 µs / workers at the cost per
+	// item w measured so far, so that checking stays cheap where items are
+	// cheap; the whole range for w's first range (at least 1 item).
+	Piece(w int) int
 	// Hungry reports whether w should give back the rest of its range now:
 	// some worker is waiting for work, and w has been on its current range
 	// for over twice the adaptive batch target (20 µs), so the range is not

@@ -69,3 +69,39 @@ func TestSplittingExactlyOnce(t *testing.T) {
 	}
 	t.Logf("%d give-backs, %d idle polls", gaveBack, idled)
 }
+
+// TestPieceFollowsMeasuredCost: a worker's first range is one piece (its
+// cost is not known yet); after that a range is cut into sixteenths where
+// items are expensive, and into pieces of at least 4 µs / workers where they
+// are cheap, never more than the range.
+func TestPieceFollowsMeasuredCost(t *testing.T) {
+	for _, tc := range []struct {
+		workers   int
+		nsPerItem int64
+		want      func(n int) int // piece of a range of n items after the first
+	}{
+		{2, 10_000, func(n int) int { return max(n/16, 1) }},                 // 1/16 of any range is over 2 µs
+		{2, 10, func(n int) int { return min(2000/10+1, n) }},                // 2 µs at 10 ns per item
+		{32, 10, func(n int) int { return min(max(n/16, 4000/32/10+1), n) }}, // 125 ns at 10 ns per item
+	} {
+		var now int64
+		p := partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: func() int64 { return now }})
+		run := p.Start(0, 1<<20, tc.workers).(partition.SplittingRun)
+		lo, hi, ok := run.Next(0)
+		if !ok {
+			t.Fatal("no first range")
+		}
+		if got := run.Piece(0); got != hi-lo {
+			t.Errorf("%d workers: first range [%d, %d): piece %d; want the whole range, %d", tc.workers, lo, hi, got, hi-lo)
+		}
+		for range 8 { // ranges of growing size, each taking nsPerItem per item
+			now += int64(hi-lo) * tc.nsPerItem
+			if lo, hi, ok = run.Next(0); !ok {
+				t.Fatal("ran out of work")
+			}
+			if got, want := run.Piece(0), tc.want(hi-lo); got != want {
+				t.Errorf("%d workers, %d ns per item, range of %d: piece %d; want %d", tc.workers, tc.nsPerItem, hi-lo, got, want)
+			}
+		}
+	}
+}

@@ -39,7 +39,7 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 	}
 	j.next.Store(1)
 	if c.stats != nil {
-		j.stats = &jobStats{workers: make([]WorkerStats, c.workers)}
+		j.stats = &jobStats{workers: make([]slotStats, c.workers)}
 	}
 	if c.label != "" {
 		j.label = "pfor " + c.label
@@ -73,8 +73,8 @@ func inline(lo, hi int, c config, body func(slot, lo, hi int) error) (err error)
 	if c.stats == nil {
 		return body(0, lo, hi)
 	}
-	st := &jobStats{workers: make([]WorkerStats, 1)}
-	err = (&job{body: body}).process(0, lo, hi, nil, &st.workers[0])
+	st := &jobStats{workers: make([]slotStats, 1)}
+	err = (&job{body: body}).process(0, lo, hi, nil, &st.workers[0].WorkerStats)
 	fillStats(c, nil, st)
 	return err
 }
@@ -87,7 +87,10 @@ func fillStats(c config, run partition.Run, st *jobStats) {
 	if st == nil {
 		return
 	}
-	c.stats.Workers = st.workers
+	c.stats.Workers = make([]WorkerStats, len(st.workers))
+	for w := range st.workers {
+		c.stats.Workers[w] = st.workers[w].WorkerStats
+	}
 	if sr, ok := run.(partition.StealingRun); ok {
 		for w := range c.stats.Workers {
 			cn := sr.Counts(w)

@@ -57,7 +57,7 @@ func (j *job) runSlot(s int) {
 	split, _ := j.run.(partition.SplittingRun)
 	var ws *WorkerStats
 	if j.stats != nil {
-		ws = &j.stats.workers[s]
+		ws = &j.stats.workers[s].WorkerStats
 	}
 	for {
 		if j.stopped() {
@@ -82,12 +82,10 @@ func (j *job) runSlot(s int) {
 	}
 }
 
-// pieces is how many parts a range is processed in when its run can split:
-// between parts the worker checks whether another is hungry and, if so,
-// gives back the parts it has not started.
-const pieces = 16
-
-// process runs the body over [lo, hi), in pieces if the run can split.
+// process runs the body over [lo, hi), in pieces if the run can split
+// (split.Piece items each): between pieces the worker checks whether the job
+// has stopped and whether another worker is hungry and, if so, gives back
+// the pieces it has not started.
 func (j *job) process(s, lo, hi int, split partition.SplittingRun, ws *WorkerStats) error {
 	var t0 time.Time
 	if ws != nil {
@@ -101,7 +99,7 @@ func (j *job) process(s, lo, hi int, split partition.SplittingRun, ws *WorkerSta
 		}
 		return j.body(s, lo, hi)
 	}
-	step := max(1, (hi-lo)/pieces)
+	step := max(1, split.Piece(s))
 	for lo < hi {
 		end := lo + min(step, hi-lo)
 		if err := j.body(s, lo, end); err != nil {
@@ -182,5 +180,13 @@ func (j *job) drive() {
 // jobStats collects per-slot statistics, each element written only by the
 // slot's driver.
 type jobStats struct {
-	workers []WorkerStats
+	workers []slotStats
+}
+
+// slotStats is one slot's statistics on cache lines of its own: they are
+// written after every piece, and a neighbour slot's writes to a shared line
+// were measured to slow both down.
+type slotStats struct {
+	WorkerStats
+	_ [128]byte
 }

@@ -67,6 +67,10 @@ func WithLabel(name string) Option {
 	return func(c *config) { c.label = name }
 }
 
+// defaultPartitioner is partition.Auto(), made once: a partitioner holds no
+// state of its own, its runs do.
+var defaultPartitioner = partition.Auto()
+
 func configure(opts []Option) config {
 	var c config
 	for _, o := range opts {
@@ -76,7 +80,7 @@ func configure(opts []Option) config {
 		c.workers = runtime.GOMAXPROCS(0)
 	}
 	if c.part == nil {
-		c.part = partition.Auto()
+		c.part = defaultPartitioner
 	}
 	return c
 }
