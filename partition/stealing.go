@@ -127,6 +127,11 @@ type stealWorker struct {
 	stolen  bool             // the current range came from a steal
 	waiting bool             // w is counted in hungry
 	counts  Counts
+
+	// The fields above the padding are written by w on every Next; keep
+	// the next worker's range, which that worker writes on every take, off
+	// their cache lines (stealWorkers sit side by side in stealRun.ws).
+	_ [128]byte
 }
 
 func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
