@@ -11,30 +11,33 @@ import (
 	"github.com/stealkit/stealkit/pfor"
 )
 
-// impl runs one parallel pass of a workload instance.
+// impl runs one parallel pass of a workload instance. prepare, if set, runs
+// once per instance before timing.
 type impl struct {
-	name string
-	run  func(inst workload.Instance)
+	name    string
+	run     func(inst workload.Instance)
+	prepare func(inst workload.Instance)
 }
 
 func partitioned(name string, p partition.Partitioner) impl {
 	return impl{name, func(inst workload.Instance) {
 		pfor.Chunks(0, inst.Len(), inst.Chunk, pfor.WithPartitioner(p))
-	}}
+	}, nil}
 }
 
 // impls are the implementations the benchmarks compare: the baselines a user
 // would otherwise write, then stealkit's partitioners.
 func impls() []impl {
 	return []impl{
-		{"sequential", func(inst workload.Instance) { inst.Chunk(0, inst.Len()) }},
-		{"handstatic", handStatic},
-		{"atomicchunk", atomicChunks},
+		{"sequential", func(inst workload.Instance) { inst.Chunk(0, inst.Len()) }, nil},
+		{"handstatic", handStatic, nil},
+		{"oracle", oracle, prepareOracle},
+		{"atomicchunk", atomicChunks, nil},
 		partitioned("static", partition.Static()),
 		partitioned("dynamic", partition.Dynamic(64)),
 		partitioned("guided", partition.Guided(1)),
 		partitioned("stealing", partition.Stealing()),
-		{"auto", func(inst workload.Instance) { pfor.Chunks(0, inst.Len(), inst.Chunk) }},
+		{"auto", func(inst workload.Instance) { pfor.Chunks(0, inst.Len(), inst.Chunk) }, nil},
 	}
 }
 
@@ -51,6 +54,47 @@ func handStatic(inst workload.Instance) {
 		}()
 	}
 	wg.Wait()
+}
+
+// oracle is what perfect balance achieves on this machine: one goroutine
+// per GOMAXPROCS, each with a contiguous block of equal total cost by the
+// workload's cost model (Instance.Cost), split before timing by
+// prepareOracle. No scheduler can know costs in advance; the oracle shows
+// how close to sequential/workers the machine itself lets a loop get.
+func oracle(inst workload.Instance) {
+	cuts := oracleCuts[inst]
+	var wg sync.WaitGroup
+	for k := range len(cuts) - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			inst.Chunk(cuts[k], cuts[k+1])
+		}()
+	}
+	wg.Wait()
+}
+
+// oracleCuts holds, per instance, the block bounds of oracle.
+var oracleCuts = map[workload.Instance][]int{}
+
+func prepareOracle(inst workload.Instance) {
+	n, w := inst.Len(), runtime.GOMAXPROCS(0)
+	var total float64
+	for i := range n {
+		total += inst.Cost(i)
+	}
+	cuts := []int{0}
+	var sum float64
+	for i := range n {
+		sum += inst.Cost(i)
+		if len(cuts) < w && sum >= total*float64(len(cuts))/float64(w) {
+			cuts = append(cuts, i+1)
+		}
+	}
+	for len(cuts) <= w {
+		cuts = append(cuts, n)
+	}
+	oracleCuts[inst] = cuts
 }
 
 // atomicChunks: goroutines take chunks of 64 items from an atomic counter.
@@ -103,6 +147,9 @@ func BenchmarkRange(b *testing.B) {
 					seq.Chunk(0, seq.Len())
 				}
 				want := seq.Checksum()
+				if im.prepare != nil {
+					im.prepare(inst)
+				}
 				b.ReportAllocs()
 				for b.Loop() {
 					b.StopTimer()
