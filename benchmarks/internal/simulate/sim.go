@@ -5,7 +5,7 @@
 // attempts) and by the cost of the range it got, from the workload's per-item cost model
 // (Instance.Cost) times the calibrated nanoseconds per cost unit. The stealing partitioners
 // read the driven worker's virtual clock. As pfor does with a partition.SplittingRun, a
-// worker processes its range in 16 pieces and, between pieces, gives the rest back when the
+// worker processes its range in pieces of the run's Piece(w) items and, between pieces, gives the rest back when the
 // run says another worker is hungry; a worker that finds no work polls again while the run's
 // Idle says another may give some back. See the README for what the model leaves out.
 package simulate
@@ -160,7 +160,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 			last[w] = hi
 			cur[w] = piecewise{lo: lo, hi: hi, step: hi - lo}
 			if split != nil && hi-lo >= 2 {
-				cur[w].step = max(1, (hi-lo)/pieces) // pfor processes a splittable range in pieces
+				cur[w].step = max(1, split.Piece(w)) // pfor processes a splittable range in pieces
 			}
 			clock[w] += dt + cur[w].next(charge(w))
 			heap.Fix(&q, 0)
@@ -186,10 +186,6 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	res.Imbalance = imbalance(busy)
 	return res
 }
-
-// pieces is how many parts pfor processes a range of a splitting run in, checking between
-// parts whether another worker is hungry (pfor's job.process).
-const pieces = 16
 
 // pollNs is what one poll of an idle worker costs (a Gosched and a Next), and maxPolls bounds
 // the polls of a simulation.
