@@ -39,5 +39,7 @@
 // errors, panics and a context, and Sort and SortStableFunc sort in
 // parallel. Task functions get a *Worker, the handle of the worker that
 // runs them; waiting on a worker runs other tasks instead of blocking it.
-// Do runs its functions on this pool.
+// Do runs its functions on this pool. NewPool makes a task pool of one's
+// own, with work dealing or work balancing in place of work stealing if
+// asked, and counters of what its workers did, to compare the three.
 package pfor

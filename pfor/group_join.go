@@ -1,6 +1,9 @@
 package pfor
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // A task is what the deques and the injection queue hold: a Join frame or
 // a Group task (a groupTask, whose embedded task has owner == nil).
@@ -20,6 +23,10 @@ type task struct {
 	seq   uint64        // frames: the current use, counted by the owner
 	done  atomic.Uint64 // frames: the last use that has finished (stored by the thief)
 	panic *PanicError   // frames: a thief's panic, for the owner to re-raise
+
+	// Pools made with NewPool only (see group_policy.go).
+	spawner *Worker                     // the worker that pushed the task, for counting migrations
+	queue   atomic.Pointer[lockedQueue] // Dealing, Balancing: the queue holding the task, or nil
 }
 
 // A runner is the work a task does.
@@ -176,10 +183,15 @@ func frameJob[J interface {
 	return j
 }
 
-// A frame is a task with padding (see cacheLinePad).
+// A frame is a task padded to two cache lines (see cacheLinePad). The
+// fields of task that every join touches come first, within 64 bytes; the
+// two that only Pools use follow, and the padding brings the whole to 128
+// bytes, a size class whose objects start on a cache line. (With a full
+// cacheLinePad after the 80-byte task, frames would be 144 bytes, not
+// aligned, and the hot fields would straddle two lines.)
 type frame struct {
 	task
-	_ cacheLinePad
+	_ [2*unsafe.Sizeof(cacheLinePad{}) - unsafe.Sizeof(task{})]byte
 }
 
 // fork returns w's frame for a join at the current depth, for a new use.
@@ -197,10 +209,14 @@ func (w *Worker) fork() *task {
 // popBack pops w's deque down to the frame f and reports whether f was
 // still there. Tasks above f are Group tasks the joined function spawned;
 // popBack runs them. If f was stolen, so was everything older than it, and
-// the pops end with the deque empty.
+// the pops end with the deque empty. A Pool's worker does the same with
+// counting, or takes f back from wherever it is (see policyWorker.popBack).
 func (w *Worker) popBack(f *task) bool {
+	if w.pol != nil {
+		return w.pol.popBack(w, f)
+	}
 	for {
-		t := w.dq.Pop()
+		t := w.dq.Pop() // not w.pop(): a call less on every join
 		if t == f {
 			return true
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/stealkit/stealkit/internal/deque"
 	"github.com/stealkit/stealkit/internal/sched"
@@ -35,6 +36,10 @@ import (
 // deque is empty. Guests are kept for reuse after the call, with their
 // deques still among the victims, so that a task a guest left behind
 // (spawned with Worker.Go for a Group waited on elsewhere) is still stolen.
+//
+// A Pool made with NewPool is a taskPool of its own, fixed in size, whose
+// workers may distribute tasks under another Policy and count what they do
+// (group_newpool.go, group_policy.go).
 type taskPool struct {
 	victims   atomic.Pointer[[]*Worker] // every worker and guest; replaced, longer, under mu
 	target    atomic.Int32              // GOMAXPROCS-1 as last seen: pool workers at or above it retire
@@ -42,6 +47,10 @@ type taskPool struct {
 	live      atomic.Int32              // pool workers whose goroutine runs
 	inject    sched.Queue[task]
 	idle      sched.Idle
+	policy    Policy
+	fixed     bool           // a Pool: the size does not follow GOMAXPROCS
+	start     time.Time      // a Pool: when it started, the origin of idle times
+	exited    sync.WaitGroup // pool workers whose goroutine runs, for Pool.Close
 
 	mu      sync.Mutex
 	workers []*Worker // pool workers by index, retired ones included
@@ -56,10 +65,16 @@ func newTaskPool() *taskPool {
 	return p
 }
 
-// grow brings the pool to GOMAXPROCS-1 workers: it starts those missing,
-// and wakes those above, which then retire.
+// grow brings the default pool to GOMAXPROCS-1 workers.
 func (p *taskPool) grow() {
-	n := int32(runtime.GOMAXPROCS(0)) - 1
+	if !p.fixed {
+		p.resize(int32(runtime.GOMAXPROCS(0)) - 1)
+	}
+}
+
+// resize brings the pool to n workers: it starts those missing, and wakes
+// those above, which then retire.
+func (p *taskPool) resize(n int32) {
 	if p.target.Load() == n && p.liveBelow.Load() >= n {
 		return
 	}
@@ -77,11 +92,15 @@ func (p *taskPool) grow() {
 			w := p.newWorker()
 			w.index = i
 			w.retired = true
+			if q := w.queue(); q != nil {
+				q.open = true // no other goroutine has w yet
+			}
 			p.workers = append(p.workers, w)
 		}
 		if w := p.workers[i]; w.retired {
 			w.retired = false
 			p.live.Add(1)
+			p.exited.Add(1)
 			go w.loop()
 		}
 	}
@@ -113,8 +132,16 @@ func (p *taskPool) retire(w *Worker) bool {
 // newWorker adds a Worker to the victims. Called with mu held.
 func (p *taskPool) newWorker() *Worker {
 	old := *p.victims.Load()
-	w := &Worker{dq: deque.New[task](), pool: p, park: sched.NewParker(), index: -1,
+	w := &Worker{pool: p, park: sched.NewParker(), index: -1,
 		rng: uint64(len(old))*0x9e3779b97f4a7c15 | 1}
+	if p.fixed {
+		w.pol = new(policyWorker)
+	}
+	if p.policy == Stealing {
+		w.dq = deque.New[task]()
+	} else {
+		w.pol.q = &lockedQueue{rank: len(old)}
+	}
 	vs := make([]*Worker, len(old)+1)
 	copy(vs, old)
 	vs[len(old)] = w
@@ -127,30 +154,65 @@ func (p *taskPool) acquire() *Worker {
 	p.grow()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	var w *Worker
 	if n := len(p.guests); n > 0 {
-		w := p.guests[n-1]
+		w = p.guests[n-1]
 		p.guests = p.guests[:n-1]
-		return w
+	} else {
+		w = p.newWorker()
 	}
-	return p.newWorker()
+	if q := w.queue(); q != nil {
+		q.mu.Lock()
+		q.open = true
+		q.mu.Unlock()
+	}
+	return w
 }
 
 // release returns a guest. Its deque may still hold Group tasks; workers
-// steal them from there.
+// steal them from there. A locked queue closes instead, so that nothing is
+// dealt or balanced to it while no goroutine runs its tasks, and hands
+// what it holds to the injection queue.
 func (p *taskPool) release(w *Worker) {
+	if q := w.queue(); q != nil {
+		q.mu.Lock()
+		q.open = false
+		left := 0
+		for t := q.popTop(); t != nil; t = q.popTop() {
+			p.inject.Push(t)
+			left++
+		}
+		q.mu.Unlock()
+		if left > 0 {
+			w.pol.moved.Add(int64(left))
+			p.idle.Notify()
+		}
+	}
 	p.mu.Lock()
 	p.guests = append(p.guests, w)
 	p.mu.Unlock()
 }
 
-// hasWork reports whether a task is queued anywhere, as of some instant
-// during the call.
-func (p *taskPool) hasWork() bool {
+// queue returns w's locked queue, or nil if it has a deque.
+func (w *Worker) queue() *lockedQueue {
+	if w.pol == nil {
+		return nil
+	}
+	return w.pol.q
+}
+
+// hasWork reports whether there is a task that w could find, as of some
+// instant during the call: anywhere, except under Dealing, where w runs
+// only what was dealt to it.
+func (p *taskPool) hasWork(w *Worker) bool {
 	if p.inject.Len() > 0 {
 		return true
 	}
+	if p.policy == Dealing {
+		return w.pol.q.Len() > 0
+	}
 	for _, v := range *p.victims.Load() {
-		if v.dq.Len() > 0 {
+		if q := v.queue(); q != nil && q.Len() > 0 || q == nil && v.dq.Len() > 0 {
 			return true
 		}
 	}
@@ -179,8 +241,13 @@ func labelWorker(id int) {
 // joined has stopped. Run panics if f is nil.
 func Run(f func(w *Worker)) {
 	checkFunc("Run", "f", f == nil)
-	w := taskSched.acquire()
-	defer taskSched.release(w)
+	taskSched.run(f)
+}
+
+// run calls f with a guest Worker of p, as Run describes.
+func (p *taskPool) run(f func(w *Worker)) {
+	w := p.acquire()
+	defer p.release(w)
 	defer rethrow()
 	f(w)
 }

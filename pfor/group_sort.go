@@ -50,8 +50,11 @@ type sortOps[E any] struct {
 // half the time slices.Sort takes (BenchmarkSort here, with 1M; and
 // benchmarks/casestudy's BenchmarkSort with 10M); the leaves, which fit in
 // the cache, make even one worker faster than slices.Sort on large inputs.
-func Sort[S ~[]E, E cmp.Ordered](x S) {
-	parallelSort(x, &sortOps[E]{
+func Sort[S ~[]E, E cmp.Ordered](x S) { sortOrdered(Run, x) }
+
+// sortOrdered is Sort on the pool of run (Run or a Pool's Run).
+func sortOrdered[E cmp.Ordered](run func(func(*Worker)), x []E) {
+	parallelSort(run, x, &sortOps[E]{
 		leaf:  func(s, _ []E) { slices.Sort(s) },
 		merge: mergeOrdered[E],
 		below: func(s []E, x E) int { return searchOrdered(s, x, false) },
@@ -75,11 +78,12 @@ func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
 		below: func(s []E, x E) int { return searchFunc(s, x, 0, cmp) },
 		upTo:  func(s []E, x E) int { return searchFunc(s, x, 1, cmp) },
 	}
-	parallelSort(x, ops, func(s []E) { slices.SortStableFunc(s, cmp) })
+	parallelSort(Run, x, ops, func(s []E) { slices.SortStableFunc(s, cmp) })
 }
 
-// parallelSort runs the merge sort, or small on inputs too short to split.
-func parallelSort[E any](x []E, ops *sortOps[E], small func([]E)) {
+// parallelSort runs the merge sort on the pool of run, or small on inputs
+// too short to split.
+func parallelSort[E any](run func(func(*Worker)), x []E, ops *sortOps[E], small func([]E)) {
 	if len(x) < 2*sortLeafMin {
 		small(x)
 		return
@@ -87,7 +91,7 @@ func parallelSort[E any](x []E, ops *sortOps[E], small func([]E)) {
 	scratch := make([]E, len(x))
 	leaf := min(max(len(x)/64, sortLeafMin), sortLeafMax)
 	ops.sortRun, ops.mergeRun = sortRun[E], mergeRun[E]
-	Run(func(w *Worker) {
+	run(func(w *Worker) {
 		sortRun(w, sortJob[E]{ops: ops, leaf: leaf, src: x, scratch: scratch})
 	})
 }

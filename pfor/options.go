@@ -16,6 +16,7 @@ type config struct {
 	grain   int                   // 0: the partitioner's own
 	stats   *Stats
 	label   string
+	policy  Policy // NewPool only
 }
 
 // WithWorkers sets the number of workers (worker slots) of a call; the

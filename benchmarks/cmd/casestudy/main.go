@@ -9,6 +9,7 @@
 //
 //	go run -C benchmarks ./cmd/casestudy                 # everything, about a minute on 2 cores
 //	go run -C benchmarks ./cmd/casestudy -only fib,sort -reps 9
+//	go run -C benchmarks ./cmd/casestudy -only policies   # stealing vs dealing vs balancing
 //
 // Times are medians over -reps timed runs after one warm-up; peaks come
 // from one more, untimed run that counts (see casestudy.Tracker).
@@ -61,8 +62,12 @@ func main() {
 			octree(particles, *reps)
 		case "fib":
 			fib(*fibN, cutoffs, *reps)
+		case "matrix":
+			matrixBench(*reps)
 		case "sort":
 			sortBench(*sortN, *reps)
+		case "policies":
+			policies(*fibN, cutoffs, lookaheads, particles, *reps)
 		default:
 			fail(fmt.Errorf("-only: unknown part %q", part))
 		}
