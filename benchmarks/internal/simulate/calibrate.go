@@ -19,23 +19,28 @@ type Machine struct {
 	SpinNs float64 `json:"spin_ns"` // one Spin iteration
 	// TakeNs[p][k-1] is one Next of partitioner p while k goroutines call Next on one run
 	// as fast as they can, k = 1..Procs: it includes contention on shared cursors.
-	TakeNs     map[string][]float64 `json:"take_ns"`
-	StealNs    float64              `json:"steal_ns"`     // one successful steal, uncontended
-	FailNs     float64              `json:"fail_ns"`      // one steal attempt on an empty victim
-	ForkJoinNs float64              `json:"fork_join_ns"` // one pfor.Chunks call on 2 workers with an empty body
-	Procs      int                  `json:"procs"`        // GOMAXPROCS during calibration
+	TakeNs  map[string][]float64 `json:"take_ns"`
+	StealNs float64              `json:"steal_ns"` // one successful steal, uncontended
+	FailNs  float64              `json:"fail_ns"`  // one steal attempt on an empty victim
+	// StartNs, ForkNs and JoinNs time a pfor call on 2 workers (see forkJoin): from the call
+	// to the caller's first item, from the call to the helper's first item, and from the
+	// last item's end to the call's return; medians.
+	StartNs float64 `json:"start_ns"`
+	ForkNs  float64 `json:"fork_ns"`
+	JoinNs  float64 `json:"join_ns"`
+	Procs   int     `json:"procs"` // GOMAXPROCS during calibration
 }
 
 // Model returns the model for partitioner p on workers workers, for a workload whose cost
 // unit takes unitNs. Take costs are the ones measured with min(workers, Procs) goroutines.
-// The fork-join cost is split evenly: helpers start after half of it, and the call returns
-// half of it after the last slot ends.
+// The caller's slot starts after StartNs, the helpers' after ForkNs, and the call returns
+// JoinNs after the last slot ends, as measured on 2 workers.
 func (m Machine) Model(p string, workers int, unitNs float64) Model {
 	take := 0.0
 	if t := m.TakeNs[p]; len(t) > 0 {
 		take = t[min(workers, len(t))-1]
 	}
-	return Model{UnitNs: unitNs, TakeNs: take, StealNs: m.StealNs, FailNs: m.FailNs, ForkNs: m.ForkJoinNs / 2, JoinNs: m.ForkJoinNs / 2}
+	return Model{UnitNs: unitNs, TakeNs: take, StealNs: m.StealNs, FailNs: m.FailNs, StartNs: m.StartNs, ForkNs: m.ForkNs, JoinNs: m.JoinNs}
 }
 
 // minTrial is how long one timed trial of a calibration lasts at least.
@@ -64,16 +69,49 @@ func CalibrateMachine() Machine {
 	}
 	m.StealNs = max(0, best(stealOnce)-m.TakeNs["stealing"][0])
 	m.FailNs = best(failedSteals)
-	m.ForkJoinNs = best(func() (time.Duration, float64) {
-		const calls = 200
-		noop := func(int, int) {}
-		t0 := time.Now()
-		for range calls {
-			pfor.Chunks(0, 2, noop, pfor.WithWorkers(2), pfor.WithPartitioner(partition.Static()))
-		}
-		return time.Since(t0), calls
-	})
+	m.StartNs, m.ForkNs, m.JoinNs = forkJoin()
 	return m
+}
+
+// forkJoin times calls of pfor.Chunks over two items on two workers with the static
+// partitioner, so that the caller runs item 0 and a helper item 1. Item 0 waits (at most a
+// millisecond) until item 1 has started, so that the helper, not the caller, runs it. It
+// returns the medians over the calls of: the call to item 0's start (the caller's own
+// start-up: the run, the job, posting it), the call to item 1's start (a spinning helper
+// seeing the job and claiming its slot), and the later item's end to the call's return
+// (the helper's slot finishing and the caller seeing it).
+func forkJoin() (start, fork, join float64) {
+	const calls = 400
+	var starts, forks, joins []float64
+	for range calls {
+		var t1, e0, e1 atomic.Int64 // ns since t0, +1 so that 0 means not yet
+		var s0 int64
+		t0 := time.Now()
+		pfor.Chunks(0, 2, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if i == 1 {
+					t1.Store(int64(time.Since(t0)) + 1)
+					e1.Store(int64(time.Since(t0)) + 1)
+					continue
+				}
+				s0 = int64(time.Since(t0))
+				for t1.Load() == 0 && time.Since(t0) < time.Millisecond {
+				}
+				e0.Store(int64(time.Since(t0)) + 1)
+			}
+		}, pfor.WithWorkers(2), pfor.WithPartitioner(partition.Static()))
+		ret := float64(time.Since(t0))
+		starts = append(starts, float64(s0))
+		forks = append(forks, float64(t1.Load()-1))
+		joins = append(joins, ret-float64(max(e0.Load(), e1.Load())-1))
+	}
+	return median(starts), median(forks), median(joins)
+}
+
+// median returns the middle value of xs (which it sorts).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 // sink keeps the calibration's Spin results alive.

@@ -47,7 +47,8 @@ type Model struct {
 	// RestartNs is charged for each range a worker gets that does not start where its
 	// previous range ended: the cost of a new memory stream (see Calibrator.RestartNs).
 	RestartNs float64
-	ForkNs    float64 // delay until the helpers' slots start; slot 0 starts at 0
+	StartNs   float64 // delay from the call until the caller's slot (slot 0) starts
+	ForkNs    float64 // delay from the call until the helpers' slots start
 	JoinNs    float64 // from the last slot's end until the call returns
 
 	// SeqNs is the sequential time that efficiency refers to; 0 means the total cost times
@@ -114,6 +115,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	}
 	q := queue{ws: make([]int, workers), clock: clock}
 	for w := range workers {
+		clock[w] = m.StartNs
 		if w > 0 {
 			clock[w] = m.ForkNs
 		}
