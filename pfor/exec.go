@@ -37,6 +37,7 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 		slots: int32(c.workers),
 		wake:  make(chan struct{}, 1),
 	}
+	j.nudge.L = &j.mu
 	j.next.Store(1)
 	if c.stats != nil {
 		j.stats = &jobStats{workers: make([]slotStats, c.workers)}

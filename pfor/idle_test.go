@@ -3,6 +3,8 @@
 package pfor_test
 
 import (
+	"runtime"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -34,5 +36,41 @@ func TestIdleHelpersUseNoCPU(t *testing.T) {
 	// Allow for the test binary's own runtime (GC, timers).
 	if used > 20*time.Millisecond {
 		t.Errorf("process used %v of CPU in the 200 ms after the last call; want helpers parked (~0)", used)
+	}
+}
+
+// TestWaitingSlotSleeps: a slot with no work left, waiting for another
+// whose range is held up (here the first batch of slot 0, whose first item
+// sleeps 30 ms, as a holder preempted by a busy neighbour process would
+// be), polls briefly and then sleeps: the call uses far less CPU than the
+// 30 ms a polling slot would burn, and still returns once the holder is
+// done.
+func TestWaitingSlotSleeps(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	const n, hold = 1000, 30 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		pfor.Chunks(0, 100, func(lo, hi int) {}, pfor.WithWorkers(2)) // warm the pool
+		var done atomic.Int32
+		before := cpuTime(t)
+		start := time.Now()
+		pfor.Chunks(0, n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if i == 0 {
+					time.Sleep(hold)
+				}
+				done.Add(1)
+			}
+		}, pfor.WithWorkers(2))
+		wall, used := time.Since(start), cpuTime(t)-before
+		if done.Load() != n {
+			t.Fatalf("%d items done; want %d", done.Load(), n)
+		}
+		if used < hold/3 {
+			t.Logf("call took %v, used %v of CPU", wall, used)
+			return
+		}
+		if attempt == 4 { // CPU time includes whatever else the process ran
+			t.Fatalf("call took %v and used %v of CPU while one slot held an item for %v; want under %v (the waiting slot should sleep)", wall, used, hold, hold/3)
+		}
 	}
 }

@@ -34,6 +34,12 @@ type job struct {
 	ctx  context.Context // nil for calls without a context
 	halt <-chan struct{} // ctx.Done(), polled before every chunk; nil if it can never be done
 
+	// Slots that found no work while another holds an overdue range poll
+	// for a while, then sleep until a slot finishes a chunk or stops.
+	sleepers atomic.Int32 // slots asleep, or about to sleep, on nudge
+	nudge    sync.Cond    // on mu; signalled with a token added to tokens
+	tokens   int          // guarded by mu: wake-ups not yet taken by a sleeper
+
 	label  string          // trace region name, "" for "pfor"
 	labels context.Context // pprof labels for helpers, nil if none
 
@@ -44,11 +50,16 @@ type job struct {
 // A panic in the body is recovered here, with the stack of the panic site,
 // and stops the job; the caller re-raises it after every slot has finished.
 func (j *job) runSlot(s int) {
+	polls, asleep := 0, false // asleep: counted in sleepers
 	defer func() {
 		if r := recover(); r != nil {
 			j.stop.Store(true) // before capturing the stack, which takes a while
 			j.fail(nil, &PanicError{Value: r, Stack: debug.Stack()})
 		}
+		if asleep {
+			j.sleepers.Add(-1)
+		}
+		j.wakeSleeper()
 		if j.done.Add(1) == j.slots {
 			j.wake <- struct{}{}
 		}
@@ -65,21 +76,70 @@ func (j *job) runSlot(s int) {
 		}
 		lo, hi, ok := j.run.Next(s)
 		if !ok {
-			if split != nil && split.Idle(s) {
-				// Another worker holds a range it may give back: yield and
-				// poll. (Sleeping instead, after a while, was measured: a
-				// timer sleep lasts 50 us to 1 ms here, and a sleeping
-				// poller delays the end of the call by that much.)
-				runtime.Gosched()
-				continue
+			if split == nil || !split.Idle(s) {
+				return
 			}
-			return
+			// Another worker holds a range it may give back. Yield and poll
+			// for a while: a give-back comes within a piece. Then sleep
+			// until a slot finishes a chunk or stops: when the holder is
+			// preempted (a neighbour process busy on this core), a poller
+			// that spins keeps a core from it, and the call waits for the
+			// operating system to run the holder again.
+			switch {
+			case asleep:
+				j.sleep()
+				j.sleepers.Add(-1)
+				asleep = false
+				polls = idlePolls // one more look, then back to sleep
+			case polls < idlePolls:
+				polls++
+				runtime.Gosched()
+			default:
+				// Count as a sleeper before looking again, so that a
+				// chunk finished after that look wakes this slot.
+				j.sleepers.Add(1)
+				asleep = true
+			}
+			continue
 		}
-		if err := j.process(s, lo, hi, split, ws); err != nil {
+		if asleep {
+			j.sleepers.Add(-1)
+			asleep = false
+		}
+		polls = 0
+		err := j.process(s, lo, hi, split, ws)
+		j.wakeSleeper()
+		if err != nil {
 			j.fail(err, nil)
 			return
 		}
 	}
+}
+
+// idlePolls is how many times a slot yields and polls for a give-back
+// before it sleeps: about 20-60 us here, several pieces.
+const idlePolls = 64
+
+// wakeSleeper wakes a sleeping slot, if there is one, to look for work
+// again. A woken slot that finds none goes back to sleep, and wakes the
+// next one when it stops.
+func (j *job) wakeSleeper() {
+	if j.sleepers.Load() > 0 {
+		j.mu.Lock()
+		j.tokens++
+		j.mu.Unlock()
+		j.nudge.Signal()
+	}
+}
+
+// sleep waits for a token from wakeSleeper and takes it.
+func (j *job) sleep() {
+	j.mu.Lock()
+	for j.tokens == 0 {
+		j.nudge.Wait()
+	}
+	j.tokens--
+	j.mu.Unlock()
 }
 
 // process runs the body over [lo, hi), in pieces if the run can split
