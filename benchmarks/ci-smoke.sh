@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # CI for the benchmark module (benchmarks/): vet and cross-compile, the unit tests, one
-# iteration of every Go benchmark at a tiny size, and a smoke run of stealbench in each mode
-# at tiny sizes with one repetition, writing to a temporary directory. Timings at these
-# sizes are noise: the smoke checks that everything runs, checks its checksums and writes
-# its outputs, not what it measures. Under 2 minutes on 2 cores with a warm build cache.
+# iteration of every Go benchmark at a tiny size, and smoke runs of stealbench in each mode
+# and of casestudy's parts, at tiny sizes with one repetition, writing to a temporary
+# directory. Timings at these sizes are noise: the smoke checks that everything runs, checks
+# its checksums and writes its outputs, not what it measures. Under 2 minutes on 2 cores with
+# a warm build cache.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -51,5 +52,12 @@ echo "== stealbench: simulator"
 "$sb" -simulate -workers 1,2,4,64 -scale 0.002 -repeat 1 -out "$tmp/sim" >"$tmp/sim.out"
 grep "simulator validation" "$tmp/sim.out"
 grep -q "<svg" "$tmp/sim/report.html"
+
+echo "== casestudy: every part at its smallest sizes, one repetition"
+go build -o "$tmp/casestudy" ./cmd/casestudy
+"$tmp/casestudy" -only all -reps 1 -fib 16 -cutoff 10 -lookahead 2 -particles 1000 -sort 1000 \
+  -matmul 16 -matadd 16 -matbase 4 -out "$tmp/cs" >"$tmp/cs.out"
+grep -q "^report: $tmp/cs/casestudy.html" "$tmp/cs.out"
+test "$(grep -o "<svg" "$tmp/cs/casestudy.html" | wc -l)" -eq 9
 
 echo "benchmarks: ci-smoke passed"

@@ -34,9 +34,14 @@ type bar struct {
 }
 
 // barChart draws horizontal bars with a dashed marker at each of marks (for example 1 and
-// the ideal speedup).
+// the ideal speedup), with 90 pixels for the labels.
 func barChart(title string, bars []bar, marks []float64) string {
-	const labelW, plotW, rowH, top = 90, 300, 18, 28
+	return labelledBarChart(title, bars, marks, 90)
+}
+
+// labelledBarChart is barChart with labelW pixels left of the bars for their labels.
+func labelledBarChart(title string, bars []bar, marks []float64, labelW int) string {
+	const plotW, rowH, top = 300, 18, 28
 	maxV := 0.0
 	for _, b := range bars {
 		maxV = max(maxV, b.value)
@@ -49,12 +54,12 @@ func barChart(title string, bars []bar, marks []float64) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">`, labelW+plotW+110, h, esc(title))
 	fmt.Fprintf(&s, `<text x="0" y="16" font-weight="bold">%s</text>`, esc(title))
-	x := func(v float64) float64 { return labelW + plotW*v/maxV }
+	x := func(v float64) float64 { return float64(labelW) + plotW*v/maxV }
 	for i, b := range bars {
 		y := top + rowH*i
 		fmt.Fprintf(&s, `<text x="%d" y="%d" text-anchor="end" font-size="12">%s</text>`, labelW-6, y+13, esc(b.label))
 		fmt.Fprintf(&s, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s: %s</title></rect>`,
-			labelW, y+2, x(b.value)-labelW, rowH-4, b.colour, esc(b.label), esc(b.note))
+			labelW, y+2, x(b.value)-float64(labelW), rowH-4, b.colour, esc(b.label), esc(b.note))
 		fmt.Fprintf(&s, `<text x="%.1f" y="%d" font-size="11">%s</text>`, x(b.value)+4, y+13, esc(b.note))
 	}
 	bottom := top + rowH*len(bars)
