@@ -83,10 +83,14 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 	if w == nil || a == nil || b == nil {
 		panicNil("Join", w == nil, a == nil, b == nil)
 	}
+	if w.pol != nil {
+		bothPool(w, callHalf, a, b)
+		return
+	}
 	f := w.fork()
 	j := frameJob[*funcJob](f)
 	j.f = a
-	w.push(f)
+	w.pushDeque(f)
 	joined := false
 	defer func() {
 		if !joined { // b panicked: a must stop before the frame is reused
@@ -123,10 +127,13 @@ func Both[A, R any](w *Worker, f func(w *Worker, arg A) R, x, y A) (fx, fy R) {
 	if w == nil || f == nil {
 		panicNil("Both", w == nil, f == nil, false)
 	}
+	if w.pol != nil {
+		return bothPool(w, f, x, y)
+	}
 	fr := w.fork()
 	j := frameJob[*bothJob[A, R]](fr)
 	j.f, j.arg = f, x
-	w.push(fr)
+	w.pushDeque(fr)
 	joined := false
 	defer func() {
 		if !joined {
@@ -209,12 +216,9 @@ func (w *Worker) fork() *task {
 // popBack pops w's deque down to the frame f and reports whether f was
 // still there. Tasks above f are Group tasks the joined function spawned;
 // popBack runs them. If f was stolen, so was everything older than it, and
-// the pops end with the deque empty. A Pool's worker does the same with
-// counting, or takes f back from wherever it is (see policyWorker.popBack).
+// the pops end with the deque empty. Default pool only: a Pool's worker
+// counts, or takes f back from wherever it is (see policyWorker.popBack).
 func (w *Worker) popBack(f *task) bool {
-	if w.pol != nil {
-		return w.pol.popBack(w, f)
-	}
 	for {
 		t := w.dq.Pop() // not w.pop(): a call less on every join
 		if t == f {
@@ -237,7 +241,13 @@ func (w *Worker) waitFrame(f *task) {
 // or waits for its thief, and drops a panic of the thief's (the inline
 // half's panic is the one on its way up).
 func (w *Worker) abandon(f *task) {
-	if !w.popBack(f) {
+	var back bool
+	if w.pol != nil {
+		back = w.pol.popBack(w, f)
+	} else {
+		back = w.popBack(f)
+	}
+	if !back {
 		w.waitFrame(f)
 	}
 	f.panic = nil

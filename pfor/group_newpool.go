@@ -28,8 +28,9 @@ import (
 // queues would have to change type with them; and counting costs a few
 // atomic adds per task that the default path does not pay (its workers
 // have no counters at all, and check for a Pool's with one nil test per
-// push and pop). A Pool is also how its workers can be stopped (Close),
-// which the default pool, living for the process, never needs.
+// join, per Worker.Go and per task taken). A Pool is also how its workers
+// can be stopped (Close), which the default pool, living for the process,
+// never needs.
 //
 // Run may be called from several goroutines at once, each taking part as a
 // guest worker while its call lasts, as with the default pool. A Pool must

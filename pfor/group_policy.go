@@ -66,8 +66,8 @@ func WithPolicy(p Policy) Option {
 // A policyWorker is a Worker's part in a Pool made with NewPool: its
 // counters, and under Dealing and Balancing the locked queue that replaces
 // its deque. Workers of the default pool have none, so that the default
-// path pays one nil check per push and pop for the policies and nothing
-// for the counting.
+// path pays one nil check per join (see bothPool), per Worker.Go and per
+// task taken for the policies, and nothing for the counting.
 //
 // The counters are written only by the worker that owns them (a guest's
 // by the goroutine in Run) and read by Pool.Stats at any time, hence the

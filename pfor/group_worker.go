@@ -78,6 +78,13 @@ func (w *Worker) push(t *task) {
 		w.pol.push(w, t)
 		return
 	}
+	w.dq.Push(t) // pushDeque's two lines: a call less on every Worker.Go
+	w.pool.idle.Notify()
+}
+
+// pushDeque is push in the default pool. Join and Both call it directly:
+// they test for a Pool once per join, before the fork (see bothPool).
+func (w *Worker) pushDeque(t *task) {
 	w.dq.Push(t)
 	w.pool.idle.Notify()
 }
