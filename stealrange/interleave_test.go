@@ -2,27 +2,28 @@ package stealrange
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"math/bits"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/stealkit/stealkit/internal/stepsched"
 )
 
 // Exhaustive interleavings of the real code.
 //
 // Every atomic step of the protocol calls stepHook first (step.go). Here the
-// hook parks the calling goroutine until a deterministic scheduler grants it
-// its step, so one owner and up to three thieves run real Ranges one atomic
-// step at a time, in an order the scheduler chooses. Between two grants
-// exactly one goroutine runs, which is how the hook knows who called it: the
-// scheduler sets sched.running before each grant. A step is the atomic
-// operation and the thread-local code after it, up to the next step.
+// hook is a stepsched.Sched's, which parks the calling goroutine until the
+// scheduler grants it its step, so one owner and up to three thieves run real
+// Ranges one atomic step at a time, in an order the scheduler chooses. A step
+// is the atomic operation and the thread-local code after it, up to the next
+// step.
 //
-// The explorer is a stateless model checker: it re-executes the scenario from
-// scratch along a recorded prefix of choices and backtracks depth first.
-// With reduce == false it tries every runnable thread at every step: every
+// The explorer is a stateless model checker (a stepsched.Search): it
+// re-executes the scenario from scratch along a recorded prefix of choices
+// and backtracks depth first. With reduce == false it tries every runnable thread at every step: every
 // interleaving. With reduce == true it runs at least one interleaving of each
 // class of interleavings that differ only in the order of independent steps,
 // by source-DPOR with sleep sets (Abdulla, Aronis, Jonsson and Sagonas,
@@ -140,68 +141,6 @@ func tally(sc *scenario, hs []handout) (outcome string, err error) {
 	return o.String(), nil
 }
 
-// sched runs one execution: it owns the goroutines of the scenario's threads
-// and lets one of them run at a time.
-type sched struct {
-	reports chan report
-	grants  [maxThreads]chan struct{}
-	running int  // the thread granted last: the only one not parked
-	gen     int  // Reset set steps granted so far
-	abort   bool // granted threads exit instead of taking their step
-}
-
-// A report says that a thread parked before a step of the given kind, or
-// finished (possibly by panicking).
-type report struct {
-	thread int
-	kind   stepKind
-	done   bool
-	panic  any
-}
-
-// hook is stepHook during an execution. It runs on the thread that called
-// step, which is s.running: every other thread is parked.
-func (s *sched) hook(k stepKind) {
-	th := s.running
-	s.reports <- report{thread: th, kind: k}
-	<-s.grants[th]
-	if s.abort {
-		runtime.Goexit()
-	}
-}
-
-// start runs thread th until its first step.
-func (s *sched) start(th int, body func()) report {
-	s.grants[th] = make(chan struct{})
-	s.running = th
-	go func() {
-		var rep report
-		defer func() {
-			rep.thread, rep.done, rep.panic = th, true, recover()
-			s.reports <- rep
-		}()
-		body()
-	}()
-	return <-s.reports
-}
-
-// grant lets thread th take its next step and run to the step after it.
-func (s *sched) grant(th int) report {
-	s.running = th
-	s.grants[th] <- struct{}{}
-	return <-s.reports
-}
-
-// A dnode is the explorer's record of one state on the current path.
-type dnode struct {
-	live      uint8 // threads not yet finished
-	next      [maxThreads]stepKind
-	sleep     uint8 // threads whose next step leads only to interleavings explored already
-	backtrack uint8 // threads to run from here
-	done      uint8 // threads run from here already
-	chosen    int   // the thread run from here on the current path
-}
-
 // An event is one step executed, with its vector clock: clock[t] counts the
 // steps of thread t that happen before it (itself included).
 type event struct {
@@ -259,10 +198,9 @@ func schedule(evs []event) string {
 type explorer struct {
 	sc       *scenario
 	reduce   bool
-	stack    []dnode
+	search   stepsched.Search[stepKind]
 	events   []event
 	runs     int // executions that ran to the end
-	pruned   int // executions cut short because every runnable thread was asleep
 	outcomes map[string]bool
 }
 
@@ -272,113 +210,51 @@ const maxDepth = 400
 // explore runs every execution of x.sc and reports the first violation.
 func (x *explorer) explore() error {
 	x.outcomes = map[string]bool{}
-	// One thread runs at a time: with one P, a grant is a direct hand-off.
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	for {
-		if err := x.execute(); err != nil {
-			return fmt.Errorf("%v\nschedule: %s", err, schedule(x.events))
-		}
-		if !x.backtrack() {
-			return nil
-		}
+	x.search.Reduce, x.search.MaxDepth, x.search.SourceSets, x.search.Dependent = x.reduce, maxDepth, true, dependent
+	if err := x.search.Run(x.execute); err != nil {
+		return fmt.Errorf("%v\nschedule: %s", err, schedule(x.events))
 	}
+	return nil
 }
 
-// backtrack moves to the next path to run and reports whether there is one.
-func (x *explorer) backtrack() bool {
-	for len(x.stack) > 0 {
-		n := &x.stack[len(x.stack)-1]
-		n.done |= 1 << n.chosen
-		if c := n.backtrack &^ n.done &^ n.sleep; c != 0 {
-			n.chosen = bits.TrailingZeros8(c)
-			return true
-		}
-		x.stack = x.stack[:len(x.stack)-1]
-	}
-	return false
-}
-
-// execute runs the scenario along x.stack and extends the path to the end.
+// execute runs the scenario along x.search.Stack and extends the path to the end.
 func (x *explorer) execute() (err error) {
 	sc := x.sc
 	r := New(sc.lo, sc.hi)
-	s := &sched{reports: make(chan report)}
-	stepHook = s.hook
-	var live uint8
-	var next [maxThreads]stepKind
-	logs := make([][]handout, 1+len(sc.thieves))
-	note := func(rep report) error {
-		if !rep.done {
-			next[rep.thread] = rep.kind
-			return nil
-		}
-		live &^= 1 << rep.thread
-		if rep.panic != nil {
-			return fmt.Errorf("thread %d panicked: %v", rep.thread, rep.panic)
-		}
-		return nil
-	}
+	nthreads := 1 + len(sc.thieves)
+	s := stepsched.New[stepKind](nthreads)
+	stepHook = s.Hook
+	gen := 0 // Reset set steps granted so far
+	logs := make([][]handout, nthreads)
 	defer func() {
-		// Let the threads still parked exit, one at a time.
-		s.abort = true
-		for th := range logs {
-			if live&(1<<th) != 0 {
-				s.grant(th)
-			}
-		}
+		s.Close()
 		stepHook = nil
 	}()
 	for th := range logs {
-		live |= 1 << th
-		body := func() { thiefBody(s, r, sc.thieves[th-1], th, &logs[th]) }
+		body := func() { thiefBody(&gen, r, sc.thieves[th-1], th, &logs[th]) }
 		if th == 0 {
 			body = func() { ownerBody(r, sc, &logs[0]) }
 		}
-		if err := note(s.start(th, body)); err != nil {
+		if err := s.Start(th, body); err != nil {
 			return err
 		}
 	}
 
 	x.events = x.events[:0]
 	var clocks [maxThreads][maxThreads]int32 // clocks[t]: clock of t's last event
-	var childSleep uint8
-	for d := 0; live != 0; d++ {
-		if d == maxDepth {
-			return fmt.Errorf("no end after %d steps: livelock", maxDepth)
+	for d := 0; s.Live() != 0; d++ {
+		// Whether the choice at d has not been run before: ask before Step
+		// extends the path.
+		fresh := d >= len(x.search.Stack)-1
+		n, err := x.search.Step(d, s.Live(), s.Next())
+		if n == nil {
+			return err // nil if pruned
 		}
-		fresh := d >= len(x.stack)-1 // the choice at d has not been run before
-		if d < len(x.stack) {
-			if n := &x.stack[d]; n.live != live || n.next != next {
-				return fmt.Errorf("replay diverged at step %d: the code under test is not deterministic", d)
-			}
-		} else {
-			n := dnode{live: live, next: next, sleep: childSleep}
-			avail := live &^ n.sleep
-			if avail == 0 {
-				x.pruned++
-				return nil
-			}
-			n.chosen = bits.TrailingZeros8(avail)
-			n.backtrack = 1 << n.chosen
-			if !x.reduce {
-				n.backtrack = live
-			}
-			x.stack = append(x.stack, n)
-		}
-		n := &x.stack[d]
-		p := n.chosen
+		p := n.Chosen
 		if x.reduce && fresh {
-			x.race(d, p, next[p], &clocks)
-			// Sleep sets: a thread explored from here already (or asleep
-			// here) whose step is independent of p's stays asleep after p's.
-			childSleep = 0
-			for q := range maxThreads {
-				if (n.sleep|n.done)&^(1<<p)&(1<<q) != 0 && !dependent(n.next[q], n.next[p]) {
-					childSleep |= 1 << q
-				}
-			}
+			x.race(d, p, n.Next[p], &clocks)
 		}
-		ev := event{thread: p, kind: next[p], clock: clocks[p]}
+		ev := event{thread: p, kind: n.Next[p], clock: clocks[p]}
 		for _, e := range x.events {
 			if e.thread != p && dependent(e.kind, ev.kind) {
 				for t := range maxThreads {
@@ -390,9 +266,9 @@ func (x *explorer) execute() (err error) {
 		clocks[p] = ev.clock
 		x.events = append(x.events, ev)
 		if ev.kind == stepResetSet {
-			s.gen++
+			gen++
 		}
-		if err := note(s.grant(p)); err != nil {
+		if err := s.Grant(p); err != nil {
 			return err
 		}
 	}
@@ -463,7 +339,7 @@ func (x *explorer) race(d, p int, k stepKind, clocks *[maxThreads][maxThreads]in
 		if first {
 			initials |= 1 << p
 		}
-		if b := &x.stack[i].backtrack; *b&initials == 0 {
+		if b := &x.search.Stack[i].Backtrack; *b&initials == 0 {
 			if initials&(1<<p) != 0 {
 				*b |= 1 << p
 			} else {
@@ -528,13 +404,14 @@ func ownerBody(r *Range, sc *scenario, log *[]handout) {
 	}
 }
 
-// thiefBody is thief th's program.
-func thiefBody(s *sched, r *Range, p thief, th int, log *[]handout) {
+// thiefBody is thief th's program. *gen counts the Reset set steps granted
+// so far.
+func thiefBody(gen *int, r *Range, p thief, th int, log *[]handout) {
 	for range p.attempts {
 		if lo, hi, ok := r.TrySteal(); ok {
-			// The CAS that committed the steal ran in this step: s.gen says
+			// The CAS that committed the steal ran in this step: *gen says
 			// whether Reset's set ran before it.
-			*log = append(*log, handout{th, s.gen, toPos(lo), toPos(hi)})
+			*log = append(*log, handout{th, *gen, toPos(lo), toPos(hi)})
 			if p.once {
 				return
 			}
@@ -708,10 +585,10 @@ func TestInterleavingsExactlyOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			total += x.runs
-			msg := fmt.Sprintf("%d executions (%d more cut short by sleep sets), %d outcomes", x.runs, x.pruned, len(x.outcomes))
+			msg := fmt.Sprintf("%d executions (%d more cut short by sleep sets), %d outcomes", x.runs, x.search.Pruned, len(x.outcomes))
 			if modelled(&sc) {
 				r := newModel(&sc, asWritten).explore()
-				if !sameSet(x.outcomes, r.outcomes) {
+				if !maps.Equal(x.outcomes, r.outcomes) {
 					t.Errorf("outcomes: got %d from the code, %d from the model; want the same", len(x.outcomes), len(r.outcomes))
 				}
 				msg += fmt.Sprintf(", standing for %v interleavings", r.paths)
@@ -757,7 +634,7 @@ func TestExplorerReductionIsSound(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := newModel(&sc, asWritten).explore()
-			if !sameSet(full.outcomes, red.outcomes) || !sameSet(full.outcomes, r.outcomes) {
+			if !maps.Equal(full.outcomes, red.outcomes) || !maps.Equal(full.outcomes, r.outcomes) {
 				t.Errorf("outcomes: got %d from every interleaving, %d from the reduced search, %d from the model; want the same",
 					len(full.outcomes), len(red.outcomes), len(r.outcomes))
 			}
@@ -767,16 +644,4 @@ func TestExplorerReductionIsSound(t *testing.T) {
 			t.Logf("%d interleavings, %d executions reduced, %d outcomes", full.runs, red.runs, len(full.outcomes))
 		})
 	}
-}
-
-func sameSet(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !b[k] {
-			return false
-		}
-	}
-	return true
 }
