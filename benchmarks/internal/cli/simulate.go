@@ -58,7 +58,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 			}
 			pm.End()
 		}
-		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(), s.Machine, o.Workers)
+		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(s.Machine.Model("dynamic", procs, 0).TakeNs), s.Machine, o.Workers)
 		sw.UnitTrialsNs = cal.Trials()
 		s.Workloads = append(s.Workloads, sw)
 	}

@@ -259,12 +259,17 @@ type Calibrator struct {
 
 	calls   int       // passes over the range per timed repetition
 	restart []float64 // the restart figure of each trial (see RestartNs)
+	// cursors are the restart trials' cursors, one per call, so that a goroutine done with
+	// one call goes on to the next without waiting for the others, as dynamic's workers go
+	// on to the next call of a loop.
+	cursors []restartCursor
 }
 
 // NewCalibrator returns a Calibrator of inst, whose prefix costs are c, for k = 1..procs
 // goroutines; one timed repetition of the workload makes calls passes over its range.
 func NewCalibrator(inst workload.Instance, c Costs, calls, procs int) *Calibrator {
 	cal := &Calibrator{inst: inst, c: c, trials: make([][]float64, procs), calls: max(1, calls)}
+	cal.cursors = make([]restartCursor, cal.calls)
 	n := inst.Len()
 	for k := 1; k <= procs; k++ {
 		plan := newSamplePlan(n, k)
@@ -300,11 +305,20 @@ func (cal *Calibrator) Trial() {
 // restartChunk is the length of the chunks of a restart trial: dynamic's chunks.
 const restartChunk = impls.DynamicChunk
 
-// restartTrial runs k goroutines over the whole range, calls times, each taking every k-th
-// chunk of restartChunk items (goroutine g the chunks g, g+k, g+2k, ...), as dynamic's
-// workers do; and returns what each chunk cost beyond its items at contiguous, nanoseconds
-// per cost unit with k goroutines running long runs, in the same trial: the mean over the
-// goroutines of (CPU time - cost · contiguous) / chunks.
+// restartTrial runs k goroutines over the whole range, calls times, taking chunks of
+// restartChunk items in order from a shared cursor, as dynamic's workers do; and returns what
+// each chunk cost beyond its items at contiguous, nanoseconds per cost unit with k goroutines
+// running long runs, in the same trial: the mean over the goroutines of
+// (CPU time - cost · contiguous) / chunks. The figure includes each chunk's take from the
+// cursor (see RestartNs).
+//
+// Why a shared cursor and not a fixed assignment (goroutine g the chunks g, g+k, ...): a
+// cursor keeps the goroutines in lock-step on neighbouring chunks, each writing next to the
+// lines the other is writing and its prefetchers fetching, and that is what makes dynamic's
+// chunks expensive on a memory-bound loop. Measured on saxpy at a quarter of its size, 2
+// goroutines, median of 25 interleaved rounds: contiguous halves 4.6-7.4 ms, a fixed
+// assignment 7.8-14.0 ms (from one run to the next, as the goroutines drift apart or stay
+// together), the shared cursor 14.6-14.9 ms, dynamic through pfor 15.0-15.4 ms.
 func (cal *Calibrator) restartTrial(k int, contiguous float64) float64 {
 	n := cal.inst.Len()
 	chunks := (n + restartChunk - 1) / restartChunk
@@ -317,8 +331,13 @@ func (cal *Calibrator) restartTrial(k int, contiguous float64) float64 {
 			cost, m := 0.0, 0
 			w0 := time.Now()
 			cpu0, cpuOK := threadCPU()
-			for range cal.calls {
-				for j := g; j < chunks; j += k {
+			for call := range cal.calls {
+				cursor := &cal.cursors[call%len(cal.cursors)]
+				for {
+					j := int(cursor.next.Add(1) - 1)
+					if j >= chunks {
+						break
+					}
 					lo, hi := j*restartChunk, min(n, (j+1)*restartChunk)
 					cal.inst.Chunk(lo, hi)
 					cost += cal.c[hi] - cal.c[lo]
@@ -335,11 +354,21 @@ func (cal *Calibrator) restartTrial(k int, contiguous float64) float64 {
 		})
 	}
 	wg.Wait()
+	for i := range cal.cursors {
+		cal.cursors[i].next.Store(0)
+	}
 	mean := 0.0
 	for _, e := range excess {
 		mean += e
 	}
 	return mean / float64(k)
+}
+
+// restartCursor is the shared cursor of a restart trial's call, on a cache line of its own.
+type restartCursor struct {
+	_    [64]byte
+	next atomic.Int64
+	_    [56]byte
 }
 
 // lowerMedian returns the median of xs, the lower of the two middle values for an even count;
@@ -353,20 +382,25 @@ func lowerMedian(xs []float64) float64 {
 // RestartNs returns what a chunk that does not continue its worker's previous range costs
 // beyond its items, with 2 or more workers: the median of the trials' figures, or 0 if there
 // were none (one core) or the median is within the noise of the measurement. It is the cost
-// of a new memory stream: the hardware prefetchers must find it again, and its first cache
-// lines and pages come from farther away. A workload that streams memory, like saxpy, pays
-// it on every one of dynamic's 64-item chunks; one that computes in registers, like the Spin
-// loops, does not.
+// of a new memory stream (the hardware prefetchers must find it again, and its first cache
+// lines and pages come from farther away) next to another core's (see restartTrial). A
+// workload that streams memory, like saxpy, pays it on every one of dynamic's 64-item
+// chunks; one that computes in registers, like the Spin loops, does not.
+//
+// A trial's chunk also pays its take from the shared cursor, which the model charges apart,
+// as the take of the partitioner (takeNs, the cost of one take with as many goroutines
+// contending, see Machine.TakeNs); RestartNs subtracts it, so that a model that charges both
+// charges a dynamic chunk what the trials measured.
 //
 // The noise: a restart figure is a difference of two times of whole chunks, so the spread of
 // the unit itself (the median trial less the fastest, with as many goroutines) carries over
 // to it, times the cost of a chunk. For a workload whose chunks of 64 items take
 // milliseconds (mandelbrot's rows) that swamps any restart; a figure below it is reported as 0.
-func (cal *Calibrator) RestartNs() float64 {
+func (cal *Calibrator) RestartNs(takeNs float64) float64 {
 	if len(cal.restart) == 0 {
 		return 0
 	}
-	median := lowerMedian(cal.restart)
+	median := lowerMedian(cal.restart) - takeNs
 	ts := cal.trials[len(cal.trials)-1]
 	n := cal.inst.Len()
 	chunkCost := cal.c.Total() / float64(max(1, (n+restartChunk-1)/restartChunk)) // mean cost units per chunk

@@ -154,7 +154,7 @@ func TestCalibrateUnit(t *testing.T) {
 	if tr := cal.Trials(); len(tr) != 2 || len(tr[0]) != 3 || len(tr[1]) != 3 {
 		t.Errorf("Trials() after 3 trials with 2 goroutines = %v; want 2 lists of 3", tr)
 	}
-	if r := cal.RestartNs(); !(r >= 0) {
+	if r := cal.RestartNs(0); !(r >= 0) {
 		t.Errorf("RestartNs() = %g; want >= 0", r)
 	}
 	// Tiny instances must work too, with more goroutines than items.
