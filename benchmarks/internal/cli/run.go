@@ -64,10 +64,13 @@ func run(o Options, argv []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	rep.Meta.Elapsed = time.Since(start).Seconds()
-	rep.Meta.OtherLoad = otherLoad()
+	rep.Meta.OtherLoad, rep.Meta.HostLoad = otherLoad()
 	fmt.Fprintf(stdout, "\nversions: %s\n", versionLine(rep.Meta.Versions))
 	if l := rep.Meta.OtherLoad; l >= 0 {
 		fmt.Fprintf(stdout, "other processes kept %.2f of %d CPUs busy during the run", l, rep.Meta.NumCPU)
+		if h := rep.Meta.HostLoad; h > 0 {
+			fmt.Fprintf(stdout, " (the host's steal time %.2f of it)", h)
+		}
 		if l > 0.1 {
 			fmt.Fprint(stdout, ": the machine was shared, and parallel times suffer")
 		}

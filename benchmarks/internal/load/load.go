@@ -1,6 +1,7 @@
 // Package load tells how busy other processes keep the machine's CPUs, so that measurements
-// taken on a shared machine can say whether they were disturbed. It reads Linux's /proc;
-// elsewhere it reports that it cannot tell.
+// taken on a shared machine can say whether they were disturbed: the processes of this
+// machine, and, on a virtual machine, the host's, which take CPU time from its virtual CPUs
+// (the steal time). It reads Linux's /proc; elsewhere it reports that it cannot tell.
 package load
 
 import (
@@ -15,23 +16,25 @@ const hz = 100
 
 // Sample is the machine's and this process's CPU time at one moment.
 type Sample struct {
-	busy int64 // CPU time of all CPUs not idle, in 1/hz s
-	own  int64 // this process's and its waited-for children's CPU time, in 1/hz s
-	at   time.Time
-	ok   bool
+	busy   int64 // CPU time of all CPUs not idle, in 1/hz s
+	stolen int64 // time the host ran something else while a virtual CPU had work, in 1/hz s
+	own    int64 // this process's and its waited-for children's CPU time, in 1/hz s
+	at     time.Time
+	ok     bool
 }
 
 // Take samples the CPU times now.
 func Take() Sample {
-	busy, ok1 := machineBusy()
+	busy, stolen, ok1 := machineBusy()
 	own, ok2 := ownTime()
-	return Sample{busy: busy, own: own, at: time.Now(), ok: ok1 && ok2}
+	return Sample{busy: busy, stolen: stolen, own: own, at: time.Now(), ok: ok1 && ok2}
 }
 
 // Span accumulates the CPU time others used over one or more intervals. The zero Span is
 // empty and valid.
 type Span struct {
 	others int64 // in 1/hz s
+	stolen int64 // in 1/hz s
 	wall   time.Duration
 	bad    bool // some interval could not be measured
 }
@@ -43,41 +46,64 @@ func (s *Span) Add(a, b Sample) {
 		return
 	}
 	s.others += max(0, (b.busy-a.busy)-(b.own-a.own))
+	s.stolen += max(0, b.stolen-a.stolen)
 	s.wall += b.at.Sub(a.at)
 }
 
-// Cores returns the average number of CPUs that other processes kept busy over the span's
-// intervals, or -1 if it cannot tell. The CPU times have a resolution of 10 ms, so over a
-// span of a few tens of milliseconds the figure is coarse: 0 or a multiple of 10 ms / span.
+// Cores returns the average number of CPUs that others kept busy over the span's intervals:
+// the other processes of the machine and, on a virtual machine, the host (Stolen); or -1 if
+// it cannot tell. The CPU times have a resolution of 10 ms, so over a span of a few tens of
+// milliseconds the figure is coarse: 0 or a multiple of 10 ms / span.
 func (s Span) Cores() float64 {
 	if s.bad || s.wall <= 0 {
 		return -1
 	}
-	return float64(s.others) / hz / s.wall.Seconds()
+	return float64(s.others+s.stolen) / hz / s.wall.Seconds()
 }
 
-// machineBusy returns the CPU time all CPUs spent not idle, from /proc/stat's cpu line.
-func machineBusy() (int64, bool) {
+// Stolen returns the part of Cores that the host of a virtual machine took: the average
+// number of CPUs for which it ran something else while the machine had work for them (the
+// steal time of /proc/stat), or -1 if it cannot tell. It is 0 on a machine that is not
+// virtual, or whose host does not report it.
+func (s Span) Stolen() float64 {
+	if s.bad || s.wall <= 0 {
+		return -1
+	}
+	return float64(s.stolen) / hz / s.wall.Seconds()
+}
+
+// machineBusy returns the CPU time all CPUs spent not idle and the steal time, from
+// /proc/stat (see parseCPULine).
+func machineBusy() (busy, stolen int64, ok bool) {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
 	line, _, _ := strings.Cut(string(b), "\n")
+	return parseCPULine(line)
+}
+
+// parseCPULine returns the busy time (user, nice, system, irq, softirq) and the steal time of
+// /proc/stat's cpu line, in 1/hz s; a kernel too old to report steal time reports none.
+func parseCPULine(line string) (busy, stolen int64, ok bool) {
 	f := strings.Fields(line)
 	if len(f) < 8 || f[0] != "cpu" {
-		return 0, false
+		return 0, 0, false
 	}
-	var busy int64
-	for i, s := range f[1:8] { // user nice system idle iowait irq softirq
+	for i, s := range f[1:min(9, len(f))] { // user nice system idle iowait irq softirq steal
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return 0, false
+			return 0, 0, false
 		}
-		if i != 3 && i != 4 { // idle and iowait are not busy
+		switch i {
+		case 3, 4: // idle and iowait are not busy
+		case 7:
+			stolen = v
+		default:
 			busy += v
 		}
 	}
-	return busy, true
+	return busy, stolen, true
 }
 
 // ownTime returns this process's CPU time and that of its waited-for children, from

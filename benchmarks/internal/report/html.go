@@ -170,7 +170,7 @@ pre { font-size: 12px; background: #f6f6f6; padding: 1em; overflow-x: auto; }
 <tr><th class="l">machine</th><td class="l">{{.M.CPU}}, {{.M.NumCPU}} CPUs, GOMAXPROCS {{.M.GOMAXPROCS}}, {{.M.OS}}/{{.M.Arch}}, load average at start {{.M.LoadAvg}}</td></tr>
 <tr><th class="l">Go</th><td class="l">{{.M.GoVersion}}</td></tr>
 <tr><th class="l">modules</th><td class="l">{{.Versions}}</td></tr>
-<tr><th class="l">settings</th><td class="l">scale {{.M.Scale}}{{if .M.N}}, n {{.M.N}}{{end}}, {{.M.Repeat}} timed repetitions after a warm-up, peers get {{.M.PeerTasks}} tasks per worker{{if .M.Noise}}, under noise ({{printf "%.2f" .M.NoiseCores}} cores burned){{end}}; took {{printf "%.1f" .M.Elapsed}} s{{if ge .M.OtherLoad 0.0}}, while other processes kept {{printf "%.2f" .M.OtherLoad}} CPUs busy{{end}}</td></tr>
+<tr><th class="l">settings</th><td class="l">scale {{.M.Scale}}{{if .M.N}}, n {{.M.N}}{{end}}, {{.M.Repeat}} timed repetitions after a warm-up, peers get {{.M.PeerTasks}} tasks per worker{{if .M.Noise}}, under noise ({{printf "%.2f" .M.NoiseCores}} cores burned){{end}}; took {{printf "%.1f" .M.Elapsed}} s{{if ge .M.OtherLoad 0.0}}, while other processes kept {{printf "%.2f" .M.OtherLoad}} CPUs busy{{if gt .M.HostLoad 0.0}} (the host&#39;s steal time {{printf "%.2f" .M.HostLoad}} of it){{end}}{{end}}</td></tr>
 </table>
 {{if .Speedups}}
 <h2 id="speedup">Speedup over sequential</h2>

@@ -40,7 +40,8 @@ type Meta struct {
 	Noise      bool      `json:"noise"`
 	NoiseCores float64   `json:"noise_cores,omitempty"` // CPU the burner used, in cores
 	Elapsed    float64   `json:"elapsed_s"`
-	OtherLoad  float64   `json:"other_load_cores"` // cores kept busy by other processes during the run, -1 if unknown
+	OtherLoad  float64   `json:"other_load_cores"` // cores kept busy by others during the run (processes, and the host's part), -1 if unknown
+	HostLoad   float64   `json:"host_load_cores"`  // the host's part of OtherLoad (steal time), -1 if unknown
 }
 
 // Version is one module in the build.

@@ -189,7 +189,11 @@ func TestCollectMeta(t *testing.T) {
 func TestOtherLoad(t *testing.T) {
 	done := report.OtherLoad()
 	time.Sleep(50 * time.Millisecond)
-	if l := done(); l != -1 && (l < 0 || l > float64(runtime.NumCPU())+0.5) {
+	l, h := done()
+	if l != -1 && (l < 0 || l > float64(runtime.NumCPU())+0.5) {
 		t.Errorf("OtherLoad() = %g; want -1 or within [0, NumCPU]", l)
+	}
+	if (h == -1) != (l == -1) || h > l {
+		t.Errorf("OtherLoad() = %g, host %g; want the host's part within the whole, both known or not", l, h)
 	}
 }

@@ -49,7 +49,7 @@ type Result struct {
 	Steals     float64   `json:"steals_per_call"`    // successful steals per call
 	Imbalance  float64   `json:"imbalance"`          // max worker busy time / mean, mean over calls
 	Skipped    string    `json:"skipped,omitempty"`  // why the implementation did not run
-	OtherLoad  float64   `json:"other_load_cores"`   // CPUs other processes kept busy while the workload was measured; -1 unknown
+	OtherLoad  float64   `json:"other_load_cores"`   // CPUs others (processes, the host) kept busy while the workload was measured; -1 unknown
 	Checksum   uint64    `json:"checksum,omitempty"` // equal to the sequential run's
 }
 

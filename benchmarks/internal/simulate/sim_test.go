@@ -197,7 +197,7 @@ func TestValidation(t *testing.T) {
 		t.Errorf("Failed() = %+v; want dynamic alone", bad)
 	}
 	line := s.ValidationLine()
-	for _, want := range []string{"simulator validation FAIL: 4 of 5 undisturbed", "1 more measured while other processes", "outside: uniform/dynamic w=2"} {
+	for _, want := range []string{"simulator validation FAIL: 4 of 5 undisturbed", "1 more measured while others (processes, the host)", "outside: uniform/dynamic w=2"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("ValidationLine() = %q; want it to contain %q", line, want)
 		}

@@ -44,18 +44,18 @@ type Check struct {
 	PredictedNs float64 `json:"predicted_ns"`
 	MeasuredNs  float64 `json:"measured_ns"`
 	Error       float64 `json:"error"` // predicted / measured - 1
-	// OtherLoad is how many CPUs other processes kept busy while the workload was measured,
-	// -1 if unknown. A check with more than Disturbed is not counted in the verdict.
+	// OtherLoad is how many CPUs others kept busy while the workload was measured (other
+	// processes, and on a virtual machine the host: see package load), -1 if unknown. A check with more than Disturbed is not counted in the verdict.
 	OtherLoad float64 `json:"other_load_cores"`
 }
 
-// Disturbed is the load of other processes, in CPUs, above which a measurement does not count
+// Disturbed is the load of others, in CPUs, above which a measurement does not count
 // in the validation's verdict: the model describes a machine that nothing else uses, and on
 // 2 cores a quarter of a CPU taken by others already moves a 2-worker time by more than the
 // tolerance.
 const Disturbed = 0.25
 
-// disturbed reports whether c's measurement was disturbed by other processes.
+// disturbed reports whether c's measurement was disturbed by others.
 func (c Check) disturbed() bool { return c.OtherLoad > Disturbed }
 
 // Predict simulates every partitioner on every worker count, charging restartNs per restart,
@@ -143,7 +143,7 @@ func (s *Study) ValidationLine() string {
 	}
 	disturbed := len(s.Checks) - len(clean)
 	if len(clean) == 0 {
-		return fmt.Sprintf("simulator validation INCONCLUSIVE: all %d measurements at 1 and 2 workers ran while other processes kept over %.2f CPUs busy; worst error %s",
+		return fmt.Sprintf("simulator validation INCONCLUSIVE: all %d measurements at 1 and 2 workers ran while others (processes, the host) kept over %.2f CPUs busy; worst error %s",
 			len(s.Checks), Disturbed, describe(worst(s.Checks)))
 	}
 	bad := s.Failed()
@@ -155,7 +155,7 @@ func (s *Study) ValidationLine() string {
 	fmt.Fprintf(&b, "simulator validation %s: %d of %d undisturbed predictions at 1 and 2 workers within ±%.0f%% of measured; worst %s",
 		verdict, len(clean)-len(bad), len(clean), 100*s.Tolerance, describe(worst(clean)))
 	if disturbed > 0 {
-		fmt.Fprintf(&b, "; %d more measured while other processes kept over %.2f CPUs busy are not counted", disturbed, Disturbed)
+		fmt.Fprintf(&b, "; %d more measured while others (processes, the host) kept over %.2f CPUs busy are not counted", disturbed, Disturbed)
 	}
 	for _, c := range bad {
 		fmt.Fprintf(&b, "\n  outside: %s", describe(c))
