@@ -3,12 +3,15 @@ package runner_test
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stealkit/stealkit/benchmarks/internal/impls"
 	"github.com/stealkit/stealkit/benchmarks/internal/runner"
 	"github.com/stealkit/stealkit/benchmarks/internal/workloads"
 	"github.com/stealkit/stealkit/internal/workload"
+	"github.com/stealkit/stealkit/partition"
 )
 
 func pickImpls(t *testing.T, names ...string) []impls.Impl {
@@ -146,3 +149,105 @@ func TestTimelineCoversTheRange(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineWorkersWaitForGiveBack: a timeline's workers follow pfor's protocol for a
+// splitting run. A worker that finds no work while Idle says another holds a range polls
+// again instead of leaving, the holder runs its range in pieces and gives the rest back
+// when Hungry, and the waiting worker runs what was given back.
+func TestTimelineWorkersWaitForGiveBack(t *testing.T) {
+	const n = 1_000
+	w, _ := workloads.ByName("uniform")
+	inst := w.New(n)
+	inst.Chunk(0, n)
+	want := inst.Checksum()
+	tl, err := runner.RecordTimeline(w.Name, inst, want, handOver{}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lanes [2][][2]int
+	for _, c := range tl.Chunks {
+		lanes[c.Worker] = append(lanes[c.Worker], [2]int{c.Lo, c.Hi})
+		if c.Stolen != (c.Worker == 0) {
+			t.Errorf("chunk %+v: Stolen = %v; want it only for what worker 0 got given back", c, c.Stolen)
+		}
+	}
+	if want := [][2]int{{0, 1}}; !slices.Equal(lanes[1], want) {
+		t.Errorf("worker 1 ran %v; want %v: its first piece, then it gave the rest back", lanes[1], want)
+	}
+	if want := [][2]int{{1, n}}; !slices.Equal(lanes[0], want) {
+		t.Errorf("worker 0 ran %v; want %v, the range worker 1 gave back", lanes[0], want)
+	}
+}
+
+// handOver is a partitioner for two workers whose run gives worker 1 the whole range, in
+// pieces of one item, and worker 0 nothing but what worker 1 gives back. Worker 1's Hungry
+// waits (up to 5 s) until worker 0 has called Idle, so that the hand-over does not depend on
+// timing: a worker 0 that leaves instead of calling Idle leaves the range to worker 1.
+type handOver struct{}
+
+func (handOver) Name() string { return "handover" }
+
+func (handOver) Start(lo, hi, workers int) partition.Run {
+	return &handOverRun{lo: lo, hi: hi, idle: make(chan struct{})}
+}
+
+type handOverRun struct {
+	lo, hi   int
+	mu       sync.Mutex
+	handed   bool // worker 1 has had its range
+	back     [2]int
+	hasBack  bool // a give-back is waiting for worker 0
+	gotBack  bool // worker 0 has had it
+	done1    bool // worker 1 has no more work
+	idleOnce sync.Once
+	idle     chan struct{} // closed when worker 0 first calls Idle
+}
+
+func (r *handOverRun) Next(w int) (int, int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if w == 1 {
+		if !r.handed && r.lo < r.hi {
+			r.handed = true
+			return r.lo, r.hi, true
+		}
+		r.done1 = true
+		return 0, 0, false
+	}
+	if r.hasBack {
+		r.hasBack, r.gotBack = false, true
+		return r.back[0], r.back[1], true
+	}
+	return 0, 0, false
+}
+
+func (r *handOverRun) Idle(w int) bool {
+	if w == 0 {
+		r.idleOnce.Do(func() { close(r.idle) })
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return w == 0 && !r.gotBack && !r.done1
+}
+
+func (r *handOverRun) Hungry(w int) bool {
+	if w == 0 {
+		return false // nobody waits for worker 0
+	}
+	select {
+	case <-r.idle:
+		return true
+	case <-time.After(5 * time.Second):
+		return false
+	}
+}
+
+func (r *handOverRun) GiveBack(w, from int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.back, r.hasBack = [2]int{from, r.hi}, true
+}
+
+func (r *handOverRun) Piece(int) int               { return 1 }
+func (r *handOverRun) Counts(int) partition.Counts { return partition.Counts{} }
+func (r *handOverRun) Stolen(w int) bool           { return w == 0 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -34,8 +35,8 @@ type Timeline struct {
 // RecordTimeline runs one pass of inst with p on workers goroutines, one per worker, each
 // calling the run's Next and timing every chunk, after one unrecorded warm-up pass. pfor
 // does not report chunk events, so the timeline drives partition.Run itself, as pfor's
-// workers do, without pfor's pool: the goroutines start at once, so a helper's wake-up is not
-// on the chart. The checksum of each pass must be want.
+// workers do (see recordPass), without pfor's pool: the goroutines start at once, so a
+// helper's wake-up is not on the chart. The checksum of each pass must be want.
 func RecordTimeline(name string, inst workload.Instance, want uint64, p partition.Partitioner, workers int) (Timeline, error) {
 	var tl Timeline
 	for pass := range 2 {
@@ -49,10 +50,16 @@ func RecordTimeline(name string, inst workload.Instance, want uint64, p partitio
 	return tl, nil
 }
 
+// recordPass runs one pass. Each worker loops as pfor's do: it runs every range Next gives it;
+// a range of a splitting run (stealing, auto) it runs in pieces of Piece items, and gives back
+// the rest when Hungry says another worker waits for work; when Next finds nothing but Idle
+// says that another worker still holds a range it may give back, it yields and asks again.
+// A chunk of the timeline is the part of a range that its worker ran.
 func recordPass(inst workload.Instance, p partition.Partitioner, workers int) Timeline {
 	n := inst.Len()
 	run := p.Start(0, n, workers)
 	sr, stealing := run.(partition.StealingRun)
+	split, _ := run.(partition.SplittingRun)
 	perWorker := make([][]Chunk, workers)
 	busy := make([]time.Duration, workers)
 	var wg sync.WaitGroup
@@ -62,14 +69,18 @@ func recordPass(inst workload.Instance, p partition.Partitioner, workers int) Ti
 			for {
 				lo, hi, ok := run.Next(w)
 				if !ok {
+					if split != nil && split.Idle(w) {
+						runtime.Gosched()
+						continue
+					}
 					return
 				}
 				stolen := stealing && sr.Stolen(w)
 				t0 := time.Since(start)
-				inst.Chunk(lo, hi)
+				end := runRange(inst, split, w, lo, hi)
 				t1 := time.Since(start)
 				busy[w] += t1 - t0
-				perWorker[w] = append(perWorker[w], Chunk{Worker: w, Lo: lo, Hi: hi, StartNs: int64(t0), EndNs: int64(t1), Stolen: stolen})
+				perWorker[w] = append(perWorker[w], Chunk{Worker: w, Lo: lo, Hi: end, StartNs: int64(t0), EndNs: int64(t1), Stolen: stolen})
 			}
 		})
 	}
@@ -91,4 +102,24 @@ func recordPass(inst workload.Instance, p partition.Partitioner, workers int) Ti
 		tl.Imbalance = float64(most) * float64(workers) / float64(sum)
 	}
 	return tl
+}
+
+// runRange runs [lo, hi) as pfor does, and returns where it stopped: hi, or where worker w
+// gave the rest back.
+func runRange(inst workload.Instance, split partition.SplittingRun, w, lo, hi int) int {
+	if split == nil || hi-lo < 2 {
+		inst.Chunk(lo, hi)
+		return hi
+	}
+	step := max(1, split.Piece(w))
+	for lo < hi {
+		end := lo + min(step, hi-lo)
+		inst.Chunk(lo, end)
+		lo = end
+		if lo < hi && split.Hungry(w) {
+			split.GiveBack(w, lo)
+			return lo
+		}
+	}
+	return hi
 }
