@@ -24,7 +24,7 @@ func baselines() []Impl {
 			},
 		},
 		{
-			Name: "goroutines", Group: Baseline, MaxN: GoroutinesMaxN,
+			Name: "goroutines", Group: Baseline, MaxN: GoroutinesMaxN, AnyWorkers: true,
 			About: "a goroutine per item, joined with a WaitGroup (n <= 131072 only)",
 			Start: func(workers int) (func(workload.Instance), func()) {
 				mustPositive("goroutines", workers)

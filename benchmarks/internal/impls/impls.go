@@ -34,6 +34,12 @@ type Impl struct {
 	// item is only sensible for small loops.
 	MaxN int
 
+	// AnyWorkers is set for an implementation that ignores the number of workers (a goroutine
+	// per item runs on every core the Go scheduler has): the runner measures it once, with
+	// the largest number of workers asked for, so that no row claims a worker count it did not
+	// use.
+	AnyWorkers bool
+
 	// Workload, if not "", is the only workload the implementation runs: it computes that
 	// workload's result its own way (plinq's operators, per-worker partials) instead of
 	// calling Chunk. Every other implementation runs every workload.

@@ -197,3 +197,21 @@ func TestOtherLoad(t *testing.T) {
 		t.Errorf("OtherLoad() = %g, host %g; want the host's part within the whole, both known or not", l, h)
 	}
 }
+
+// TestNoiseRowsTakeTheMostWorkers: with several worker counts, the noise summary compares
+// static and stealing at the largest one, not whichever came last.
+func TestNoiseRowsTakeTheMostWorkers(t *testing.T) {
+	rs := []runner.Result{
+		{Workload: "uniform", Impl: "sequential", Workers: 1, MedianNs: 100},
+		{Workload: "uniform", Impl: "static", Workers: 3, MedianNs: 40, Speedup: 2.5},
+		{Workload: "uniform", Impl: "static", Workers: 2, MedianNs: 60, Speedup: 100.0 / 60},
+		{Workload: "uniform", Impl: "stealing", Workers: 3, MedianNs: 35, Speedup: 100.0 / 35},
+		{Workload: "uniform", Impl: "stealing", Workers: 2, MedianNs: 52, Speedup: 100.0 / 52},
+		{Workload: "uniform", Impl: "auto", Workers: 2, MedianNs: 50},
+	}
+	rows := report.NoiseRows(rs)
+	want := report.NoiseRow{Workload: "uniform", Seq: 100, Static: 40, Stealing: 35, StaticSpeedup: 2.5, StealingSpeedup: 100.0 / 35}
+	if len(rows) != 1 || rows[0] != want {
+		t.Errorf("NoiseRows = %+v; want [%+v] (3 workers; auto not run with 3)", rows, want)
+	}
+}

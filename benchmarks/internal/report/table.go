@@ -151,12 +151,20 @@ type NoiseRow struct {
 	StaticSpeedup, StealingSpeedup float64
 }
 
-// NoiseRows picks static, stealing, auto and sequential out of results measured under noise.
+// NoiseRows picks static, stealing, auto and sequential out of results measured under noise;
+// of the parallel ones, those with the most workers that were run (on 2 cores under a burner,
+// the count where a preempted worker matters most).
 func NoiseRows(rs []runner.Result) []NoiseRow {
+	most := 0
+	for _, r := range rs {
+		if r.Impl != "sequential" {
+			most = max(most, r.Workers)
+		}
+	}
 	var rows []NoiseRow
 	idx := map[string]int{}
 	for _, r := range rs {
-		if r.Skipped != "" || (r.Workers == 1 && r.Impl != "sequential") {
+		if r.Skipped != "" || (r.Impl != "sequential" && r.Workers != most) {
 			continue
 		}
 		i, ok := idx[r.Workload]

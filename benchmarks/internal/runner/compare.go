@@ -92,8 +92,11 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 			continue // the query-only implementations (plinq, ...) run nothing else
 		}
 		ws := cfg.Workers
-		if im.Name == "sequential" {
+		switch {
+		case im.Name == "sequential":
 			ws = []int{1}
+		case im.AnyWorkers:
+			ws = []int{slices.Max(ws)}
 		}
 		for _, k := range ws {
 			r := &Result{Workload: w.Name, Impl: im.Name, Group: string(im.Group), Workers: k, N: n, Calls: calls}

@@ -40,13 +40,17 @@ func TestCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Per workload: sequential once, then 5 implementations with 2 worker counts.
-	if len(rs) != 2*(1+5*2) {
-		t.Fatalf("%d results; want %d", len(rs), 2*(1+5*2))
+	// Per workload: sequential once, 4 implementations with 2 worker counts, and goroutines
+	// (which ignores the worker count) once, with the most workers.
+	if len(rs) != 2*(1+4*2+1) {
+		t.Fatalf("%d results; want %d", len(rs), 2*(1+4*2+1))
 	}
 	for _, r := range rs {
 		if r.Impl == "sequential" && (r.Workers != 1 || r.Speedup != 1) {
 			t.Errorf("sequential: %+v; want 1 worker and speedup 1", r)
+		}
+		if r.Impl == "goroutines" && r.Workers != 2 {
+			t.Errorf("goroutines: %+v; want it once, with 2 workers", r)
 		}
 		if len(r.TimesNs) != 3 || r.MedianNs <= 0 || r.Speedup <= 0 || r.Efficiency != r.Speedup/float64(r.Workers) {
 			t.Errorf("%s/%s w=%d: %+v; want 3 times, a positive median and derived columns", r.Workload, r.Impl, r.Workers, r)
