@@ -52,21 +52,25 @@ func (s *Span) Add(a, b Sample) {
 
 // Cores returns the average number of CPUs that others kept busy over the span's intervals:
 // the other processes of the machine and, on a virtual machine, the host (Stolen); or -1 if
-// it cannot tell. The CPU times have a resolution of 10 ms, so over a span of a few tens of
-// milliseconds the figure is coarse: 0 or a multiple of 10 ms / span.
+// it cannot tell. The CPU times count in steps of 10 ms, so a span shorter than MinSpan
+// cannot tell: one step from a process that woke up once would read as a fraction of a CPU.
 func (s Span) Cores() float64 {
-	if s.bad || s.wall <= 0 {
+	if s.bad || s.wall < MinSpan {
 		return -1
 	}
 	return float64(s.others+s.stolen) / hz / s.wall.Seconds()
 }
+
+// MinSpan is the shortest span whose load Cores and Stolen report: over it, a 10 ms step of
+// CPU time is 0.05 CPUs.
+const MinSpan = 200 * time.Millisecond
 
 // Stolen returns the part of Cores that the host of a virtual machine took: the average
 // number of CPUs for which it ran something else while the machine had work for them (the
 // steal time of /proc/stat), or -1 if it cannot tell. It is 0 on a machine that is not
 // virtual, or whose host does not report it.
 func (s Span) Stolen() float64 {
-	if s.bad || s.wall <= 0 {
+	if s.bad || s.wall < MinSpan {
 		return -1
 	}
 	return float64(s.stolen) / hz / s.wall.Seconds()

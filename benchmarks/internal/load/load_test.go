@@ -16,6 +16,12 @@ func TestSpan(t *testing.T) {
 	a := load.Take()
 	time.Sleep(30 * time.Millisecond)
 	s.Add(a, load.Take())
+	if got := s.Cores(); got != -1 {
+		t.Errorf("Cores() over 30 ms = %g; want -1: too short to tell", got)
+	}
+	a = load.Take()
+	time.Sleep(load.MinSpan)
+	s.Add(a, load.Take())
 	if c := s.Cores(); c != -1 && (c < 0 || c > float64(runtime.NumCPU())+1) {
 		t.Errorf("Cores() = %g; want -1 or within [0, NumCPU]", c)
 	}
