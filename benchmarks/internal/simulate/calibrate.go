@@ -317,10 +317,9 @@ const restartChunk = impls.DynamicChunk
 // Why a shared cursor and not a fixed assignment (goroutine g the chunks g, g+k, ...): a
 // cursor keeps the goroutines in lock-step on neighbouring chunks, each writing next to the
 // lines the other is writing and its prefetchers fetching, and that is what makes dynamic's
-// chunks expensive on a memory-bound loop. Measured on saxpy at a quarter of its size, 2
-// goroutines, median of 25 interleaved rounds: contiguous halves 4.6-7.4 ms, a fixed
-// assignment 7.8-14.0 ms (from one run to the next, as the goroutines drift apart or stay
-// together), the shared cursor 14.6-14.9 ms, dynamic through pfor 15.0-15.4 ms.
+// chunks expensive on a memory-bound loop. BenchmarkRestartPattern measures it on saxpy at a
+// quarter of its size, 2 goroutines (20 passes, 3 runs): contiguous halves 4.4-4.7 ms, a fixed
+// assignment 7.2-7.7 ms, the shared cursor 14.3-15.2 ms, dynamic through pfor 14.8-15.4 ms.
 func (cal *Calibrator) restartTrial(k int, contiguous float64) float64 {
 	n := cal.inst.Len()
 	chunks := (n + restartChunk - 1) / restartChunk
