@@ -141,7 +141,8 @@ func BenchmarkOrderByFunc(b *testing.B) {
 func compare(a, b int64) int { return cmp.Compare(a, b) }
 
 // BenchmarkGroupBy groups 10M int64 into 1,000 keys (x % 1000), and counts
-// them by key, against the sequential map loops.
+// them by key (CountBy, and AggregateBy folding a count), against the
+// sequential map loops.
 func BenchmarkGroupBy(b *testing.B) {
 	in := ints10M()
 	key := func(x int64) int64 { return x % 1000 }
@@ -163,6 +164,9 @@ func BenchmarkGroupBy(b *testing.B) {
 			return int64(len(m))
 		}},
 		{"plinq-countby", func() int64 { return int64(len(plinq.CountBy(plinq.From(in), key))) }},
+		{"plinq-aggregateby", func() int64 {
+			return int64(len(plinq.AggregateBy(plinq.From(in), key, 0, func(c int, _ int64) int { return c + 1 }, func(a, b int) int { return a + b })))
+		}},
 	}
 	runImpls(b, impls)
 }

@@ -13,7 +13,7 @@
 // q.ToSlice, ...); one that changes the element type, or needs its elements
 // comparable, ordered or numeric, is a package function taking the query
 // first (Select, SelectMany, Zip, GroupBy, Join, Distinct, Union, Contains,
-// Sum, Min, MinBy, OrderByKey, ToMap, CountBy, Aggregate, ...).
+// Sum, Min, MinBy, OrderByKey, ToMap, CountBy, Aggregate, AggregateBy, ...).
 //
 // # Running
 //

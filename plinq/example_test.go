@@ -133,6 +133,21 @@ func ExampleCountBy() {
 	// Output: 4 6
 }
 
+func ExampleAggregateBy() {
+	// Total age per city, in one pass: no group is collected.
+	type total struct{ people, years int }
+	byCity := plinq.AggregateBy(plinq.From(people), func(p Person) string { return p.City }, total{},
+		func(t total, p Person) total { return total{t.people + 1, t.years + p.Age} },
+		func(a, b total) total { return total{a.people + b.people, a.years + b.years} })
+	for _, city := range []string{"Berlin", "London", "Paris"} {
+		fmt.Println(city, byCity[city].people, byCity[city].years)
+	}
+	// Output:
+	// Berlin 2 76
+	// London 2 51
+	// Paris 2 41
+}
+
 func ExampleToMap() {
 	ages := plinq.ToMap(plinq.From(people), func(p Person) string { return p.Name }, func(p Person) int { return p.Age })
 	fmt.Println(ages["Chen"], len(ages))

@@ -54,6 +54,15 @@ var panicking = map[string]func(){
 	"Aggregate": func() {
 		plinq.Aggregate(plinq.Range(0, 5000), 0, func(a, i int) int { boomAt(i); return a }, func(a, b int) int { return a })
 	},
+	"AggregateBy key": func() {
+		plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }, 0, func(a, i int) int { return a + i }, func(a, b int) int { return a + b })
+	},
+	"AggregateBy fold": func() {
+		plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { return i % 3 }, 0, func(a, i int) int { boomAt(i); return a + i }, func(a, b int) int { return a + b })
+	},
+	"AggregateBy combine, on the caller": func() {
+		plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { return i % 3 }, 0, func(a, i int) int { return a + i }, func(a, b int) int { panic(errBoom) })
+	},
 	"Aggregate combine, on the caller": func() {
 		plinq.Aggregate(plinq.Range(0, 5000), 0, func(a, i int) int { return a + i }, func(a, b int) int { panic(errBoom) })
 	},

@@ -165,6 +165,19 @@ func refCountBy[T any, K comparable](s []T, key func(T) K) map[K]int {
 	return m
 }
 
+func refAggregateBy[T any, K comparable, A any](s []T, key func(T) K, identity A, fold func(A, T) A) map[K]A {
+	m := map[K]A{}
+	for _, v := range s {
+		k := key(v)
+		a, ok := m[k]
+		if !ok {
+			a = identity
+		}
+		m[k] = fold(a, v)
+	}
+	return m
+}
+
 func refAggregate[T, A any](s []T, acc A, fold func(A, T) A) A {
 	for _, v := range s {
 		acc = fold(acc, v)

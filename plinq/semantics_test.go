@@ -2,6 +2,8 @@ package plinq_test
 
 import (
 	"cmp"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -84,7 +86,7 @@ func TestNestedQueries(t *testing.T) {
 	}
 }
 
-// TestDeterministicReductions: float Sum, Average and Aggregate are the
+// TestDeterministicReductions: float Sum, Average and AggregateBy are the
 // same bit for bit whatever the workers and the partitioner.
 func TestDeterministicReductions(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
@@ -94,6 +96,7 @@ func TestDeterministicReductions(t *testing.T) {
 	}
 	q := plinq.From(s).Where(func(f float64) bool { return f > -1e6 })
 	wantSum, wantAvg := plinq.Sum(q.With(pfor.WithWorkers(1))), plinq.Average(q.With(pfor.WithWorkers(1)))
+	wantByKey := sumsByKey(q.With(pfor.WithWorkers(1)))
 	for _, w := range []int{2, 3, 7} {
 		for _, p := range []partition.Partitioner{partition.Static(), partition.Dynamic(3), partition.Auto()} {
 			qq := q.With(pfor.WithWorkers(w), pfor.WithPartitioner(p))
@@ -103,8 +106,20 @@ func TestDeterministicReductions(t *testing.T) {
 			if got := plinq.Average(qq); got != wantAvg {
 				t.Errorf("Average with %d workers, %s = %v; want %v as with one", w, p.Name(), got, wantAvg)
 			}
+			if got := sumsByKey(qq); !maps.Equal(got, wantByKey) {
+				t.Errorf("AggregateBy sums with %d workers, %s = %v; want %v as with one", w, p.Name(), got, wantByKey)
+			}
 		}
 	}
+}
+
+// keyOf, add and sumsByKey: a float sum per key, for TestDeterministicReductions.
+func keyOf(f float64) int { return int(math.Abs(f)) % 7 }
+
+func add(a, b float64) float64 { return a + b }
+
+func sumsByKey(q plinq.Query[float64]) map[int]float64 {
+	return plinq.AggregateBy(q, keyOf, 0, add, add)
 }
 
 // TestLargeSortsAndGroups: the package's real block sizes, on inputs that

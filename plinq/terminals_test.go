@@ -75,6 +75,11 @@ var terminals = []terminal{
 	}, func(s []int) (any, bool) {
 		return refAggregate(s, "", func(a string, x int) string { return a + strconv.Itoa(x) + "," }), true
 	}, false},
+	{"AggregateBy", func(q plinq.Query[int]) any { // concatenation per key: the blocks' order shows
+		return plinq.AggregateBy(q, func(x int) int { return mod(x, 3) }, "", func(a string, x int) string { return a + strconv.Itoa(x) + "," }, func(a, b string) string { return a + b })
+	}, func(s []int) (any, bool) {
+		return refAggregateBy(s, func(x int) int { return mod(x, 3) }, "", func(a string, x int) string { return a + strconv.Itoa(x) + "," }), true
+	}, false},
 	{"Reduce", func(q plinq.Query[int]) any { return q.Reduce(0, func(a, b int) int { return a ^ b }) }, func(s []int) (any, bool) {
 		return refAggregate(s, 0, func(a, x int) int { return a ^ x }), true
 	}, false},

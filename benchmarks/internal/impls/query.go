@@ -16,6 +16,8 @@ import (
 //   - plinq-aggregate: the same filter, then plinq.Aggregate folding each of plinq's fixed
 //     blocks into totals of its own (allocated by the block's first fold, from a nil
 //     identity) and combining the blocks' totals in order: one fused pass;
+//   - plinq-aggregateby: the same filter, then plinq.AggregateBy region, folding each
+//     region's orders into its totals: one fused pass, a map operation per order;
 //   - chunkslocal: the loop a pfor user writes, pfor.ChunksLocal over the orders with
 //     per-worker totals (workload.AddOrders) added up in finish: one pass, no allocation per
 //     order.
@@ -38,6 +40,14 @@ func queryImpls() []Impl {
 			Start: func(workers int) (func(workload.Instance), func()) {
 				mustPositive("plinq-aggregate", workers)
 				return func(inst workload.Instance) { plinqAggregate(asQuery("plinq-aggregate", inst), workers) }, noStop
+			},
+		},
+		{
+			Name: "plinq-aggregateby", Group: Stealkit, Workload: "query",
+			About: "plinq: From(orders).Where, then AggregateBy region (query only)",
+			Start: func(workers int) (func(workload.Instance), func()) {
+				mustPositive("plinq-aggregateby", workers)
+				return func(inst workload.Instance) { plinqAggregateBy(asQuery("plinq-aggregateby", inst), workers) }, noStop
 			},
 		},
 		{
@@ -115,6 +125,26 @@ func plinqAggregate(q *workload.QueryInstance, workers int) {
 		sum = new(totals)
 	}
 	q.SetTotals(sum)
+}
+
+func plinqAggregateBy(q *workload.QueryInstance, workers int) {
+	selected := plinq.From(q.Orders()).Where(workload.Order.Selected).With(pfor.WithWorkers(workers))
+	byRegion := plinq.AggregateBy(selected, func(o workload.Order) uint16 { return o.Region }, workload.RegionTotal{},
+		func(t workload.RegionTotal, o workload.Order) workload.RegionTotal {
+			t.Orders++
+			t.Revenue += o.Revenue()
+			return t
+		},
+		func(a, b workload.RegionTotal) workload.RegionTotal {
+			a.Orders += b.Orders
+			a.Revenue += b.Revenue
+			return a
+		})
+	var totals totals
+	for region, t := range byRegion {
+		totals[region] = t
+	}
+	q.SetTotals(&totals)
 }
 
 func chunksLocalQuery(q *workload.QueryInstance, workers int) {

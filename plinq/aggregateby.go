@@ -1,0 +1,191 @@
+package plinq
+
+import "slices"
+
+// AggregateBy runs q and folds the elements of each key into a value of
+// their own, in one parallel pass, without collecting them: GroupBy
+// followed by an Aggregate per group, as one loop, for a grouped sum or
+// count, or any fold that does not need a group's elements side by side.
+// The result for key k is the fold of the elements x with key(x) == k,
+// from identity, in query order, cut as Aggregate cuts: q's source is cut
+// into parts whose length depends on its length only (Aggregate's blocks,
+// at most 256 of them), each part's elements of key k are folded from
+// identity in query order, and the parts' values are combined with combine
+// in part order. So the result is the same in every run, whatever the
+// workers and the partitioner (a float sum per key too, bit for bit).
+// combine must be associative and identity an identity of combine; neither
+// needs to be commutative. identity is copied as a value into every part
+// that has elements of a key, so a pointer, map or slice identity would be
+// shared by them: fold from a nil one, as Aggregate's documentation shows.
+//
+// key and fold are called concurrently from several goroutines, key once
+// per element; combine on the calling goroutine. Each worker finds keys by
+// scanning while it has met at most 16, and with a map of its own after
+// that; the values of each key are combined in part order at the end. Keys
+// unequal to themselves (NaN) are left out of the result, which no lookup
+// could find. AggregateBy panics if key, fold or combine is nil.
+func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity A, fold func(A, T) A, combine func(A, A) A) map[K]A {
+	mustFunc("AggregateBy", "key", key == nil)
+	mustFunc("AggregateBy", "fold", fold == nil)
+	mustFunc("AggregateBy", "combine", combine == nil)
+	x := newExec(q.set)
+	f := q.flow(x)
+	bl := segmentLen(f.n)
+	type state struct {
+		keyTable[K, A]
+		block int // the block being folded
+		run   func(lo, hi int) bool
+	}
+	var states []*state
+	blocks(x, (f.n+bl-1)/bl,
+		func(w *worker) *state {
+			s := &state{}
+			s.run = f.open(w, func(b []T) bool {
+				for _, v := range b {
+					k := key(v)
+					i := s.find(k)
+					if i < 0 {
+						i = s.add(k)
+					}
+					p := &s.parts[i]
+					if p.block != s.block { // the key's first element in this block
+						p.keep()
+						p.block, p.value = s.block, identity
+					}
+					p.value = fold(p.value, v)
+				}
+				return true
+			})
+			return s
+		},
+		func(s *state, b0, b1 int) bool {
+			for b := b0; b < b1; b++ {
+				s.block = b
+				s.run(b*bl, min((b+1)*bl, f.n))
+			}
+			return true
+		},
+		func(s *state) {
+			for i := range s.parts {
+				s.parts[i].keep()
+			}
+			states = append(states, s)
+		})
+	return combineByKey(states, func(s *state) []keyParts[K, A] { return s.parts }, combine)
+}
+
+// segmentLen is the length of the parts of an index space of n that
+// AggregateBy folds separately: Aggregate's blocks, but no more than
+// maxSegments of them. It depends on n only, which makes AggregateBy
+// deterministic. Each key has a value per part it has elements in, so the
+// bound keeps the values few where keys are many: 10M items over 1,000 keys
+// in Aggregate's 4,096 blocks made 4M values (1.1 s and 656 MiB
+// allocated, in BenchmarkGroupBy/impl=plinq-aggregateby), in 256 parts
+// at most 256,000.
+func segmentLen(n int) int { return max(blockLen(n), (n+maxSegments-1)/maxSegments) }
+
+// maxSegments bounds the parts of AggregateBy: enough for the workers of
+// large machines to balance, few enough that a key's values stay few.
+const maxSegments = 256
+
+// A keyTable is a worker's keys and their parts. It finds a key by scanning
+// while it has at most fewKeys of them, and by a map after that: comparing
+// a key with a few others costs less than hashing it, and most groupings
+// have few keys (the query workload's 16 regions, at 2 workers: 155 ms per
+// pass with a map only, 120 ms with the scan, in the benchmarks module's
+// BenchmarkLoop/impl=plinq-aggregateby/workload=query).
+type keyTable[K comparable, A any] struct {
+	parts []keyParts[K, A] // per key, in the order the worker met them
+	at    map[K]int        // index in parts of every key, once there are more than fewKeys
+}
+
+// fewKeys is how many keys a keyTable scans before it builds its map.
+const fewKeys = 16
+
+// find returns the index of k's parts, or -1 if k is new. A key unequal to
+// itself (NaN) is never found, as in a map.
+func (t *keyTable[K, A]) find(k K) int {
+	if len(t.parts) <= fewKeys {
+		for i := range t.parts {
+			if t.parts[i].key == k {
+				return i
+			}
+		}
+		return -1
+	}
+	if i, ok := t.at[k]; ok {
+		return i
+	}
+	return -1
+}
+
+// add appends empty parts for k and returns their index.
+func (t *keyTable[K, A]) add(k K) int {
+	i := len(t.parts)
+	t.parts = append(t.parts, keyParts[K, A]{key: k, block: -1})
+	switch {
+	case len(t.parts) == fewKeys+1: // from now on, the map
+		t.at = make(map[K]int, 2*len(t.parts))
+		for j := range t.parts {
+			t.at[t.parts[j].key] = j
+		}
+	case len(t.parts) > fewKeys:
+		t.at[k] = i
+	}
+	return i
+}
+
+// keyParts are the values one worker folded for one key: values[j] is the
+// fold of the key's elements in part blocks[j], blocks increasing. The
+// part being folded is kept apart, in block and value, until keep.
+type keyParts[K comparable, A any] struct {
+	key    K
+	block  int // the block value folds, -1 before the first
+	value  A
+	blocks []int
+	values []A
+}
+
+// keep appends the block being folded, if any, to blocks and values.
+func (p *keyParts[K, A]) keep() {
+	if p.block >= 0 {
+		p.blocks = append(p.blocks, p.block)
+		p.values = append(p.values, p.value)
+		p.block = -1
+	}
+}
+
+// combineByKey merges the workers' parts, key by key, and combines each
+// key's values in part order. A part is folded by one worker only, so the
+// parts of a key never repeat across workers.
+func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyParts[K, A], combine func(A, A) A) map[K]A {
+	type blockValue struct {
+		block int
+		value A
+	}
+	byKey := make(map[K][]blockValue)
+	for _, s := range states {
+		for _, p := range partsOf(s) {
+			if p.key != p.key { // NaN: no lookup finds it
+				continue
+			}
+			bv := byKey[p.key]
+			for j, b := range p.blocks {
+				bv = append(bv, blockValue{b, p.values[j]})
+			}
+			byKey[p.key] = bv
+		}
+	}
+	out := make(map[K]A, len(byKey))
+	guard(func() {
+		for k, bv := range byKey {
+			slices.SortFunc(bv, func(a, b blockValue) int { return a.block - b.block })
+			acc := bv[0].value
+			for _, v := range bv[1:] {
+				acc = combine(acc, v.value)
+			}
+			out[k] = acc
+		}
+	})
+	return out
+}
