@@ -299,7 +299,7 @@ func (cal *Calibrator) Trial() {
 		}
 	}
 	if k := len(cal.plans); k >= 2 {
-		cal.restart = append(cal.restart, cal.restartTrial(k, cal.trials[k-1][len(cal.trials[k-1])-1]))
+		cal.restart = append(cal.restart, cal.restartTrial(k))
 	}
 	cal.inst.Reset()
 }
@@ -307,12 +307,14 @@ func (cal *Calibrator) Trial() {
 // restartChunk is the length of the chunks of a restart trial: dynamic's chunks.
 const restartChunk = impls.DynamicChunk
 
-// restartTrial runs k goroutines over the whole range, calls times, taking chunks of
-// restartChunk items in order from a shared cursor, as dynamic's workers do; and returns what
-// each chunk cost beyond its items at contiguous, nanoseconds per cost unit with k goroutines
-// running long runs, in the same trial: the mean over the goroutines of
-// (CPU time - cost · contiguous) / chunks. The figure includes each chunk's take from the
-// cursor (see RestartNs).
+// restartTrial runs k goroutines over the whole range twice, calls times each: once in
+// contiguous parts, goroutine g the g-th k-th of the range, and once taking chunks of
+// restartChunk items in order from a shared cursor, as dynamic's workers do, in an order that
+// alternates from trial to trial. It returns what a chunk of the second pass cost beyond the
+// same items in the first: (CPU time of the cursor pass - CPU time of the contiguous pass),
+// all goroutines together, over the chunks. The figure includes each chunk's take from the
+// cursor (see RestartNs). Both passes run the same items, so the figure does not depend on
+// how well the workload's cost model or the calibration's samples describe them.
 //
 // Why a shared cursor and not a fixed assignment (goroutine g the chunks g, g+k, ...): a
 // cursor keeps the goroutines in lock-step on neighbouring chunks, each writing next to the
@@ -320,49 +322,59 @@ const restartChunk = impls.DynamicChunk
 // chunks expensive on a memory-bound loop. BenchmarkRestartPattern measures it on saxpy at a
 // quarter of its size, 2 goroutines (20 passes, 3 runs): contiguous halves 4.4-4.7 ms, a fixed
 // assignment 7.2-7.7 ms, the shared cursor 14.3-15.2 ms, dynamic through pfor 14.8-15.4 ms.
-func (cal *Calibrator) restartTrial(k int, contiguous float64) float64 {
+func (cal *Calibrator) restartTrial(k int) float64 {
 	n := cal.inst.Len()
 	chunks := (n + restartChunk - 1) / restartChunk
-	excess := make([]float64, k)
+	contiguous := func(g int) {
+		for range cal.calls {
+			cal.inst.Chunk(g*n/k, (g+1)*n/k)
+		}
+	}
+	cursor := func(int) {
+		for call := range cal.calls {
+			c := &cal.cursors[call%len(cal.cursors)]
+			for j := int(c.next.Add(1) - 1); j < chunks; j = int(c.next.Add(1) - 1) {
+				cal.inst.Chunk(j*restartChunk, min(n, (j+1)*restartChunk))
+			}
+		}
+	}
+	var cont, curs time.Duration
+	if len(cal.restart)%2 == 0 {
+		cont, curs = cal.cpuOf(k, contiguous), cal.cpuOf(k, cursor)
+	} else {
+		curs, cont = cal.cpuOf(k, cursor), cal.cpuOf(k, contiguous)
+	}
+	for i := range cal.cursors {
+		cal.cursors[i].next.Store(0)
+	}
+	return float64((curs - cont).Nanoseconds()) / float64(chunks*cal.calls)
+}
+
+// cpuOf runs pass(g) on k goroutines, g = 0..k-1, each locked to its thread, and returns
+// their CPU time added up (wall time where the platform cannot tell; see threadCPU).
+func (cal *Calibrator) cpuOf(k int, pass func(g int)) time.Duration {
+	spent := make([]time.Duration, k)
 	var wg sync.WaitGroup
 	for g := range k {
 		wg.Go(func() {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			cost, m := 0.0, 0
 			w0 := time.Now()
 			cpu0, cpuOK := threadCPU()
-			for call := range cal.calls {
-				cursor := &cal.cursors[call%len(cal.cursors)]
-				for {
-					j := int(cursor.next.Add(1) - 1)
-					if j >= chunks {
-						break
-					}
-					lo, hi := j*restartChunk, min(n, (j+1)*restartChunk)
-					cal.inst.Chunk(lo, hi)
-					cost += cal.c[hi] - cal.c[lo]
-					m++
-				}
-			}
+			pass(g)
 			d := time.Since(w0)
 			if cpu1, ok := threadCPU(); cpuOK && ok && cpu1 > cpu0 {
 				d = cpu1 - cpu0
 			}
-			if m > 0 {
-				excess[g] = (float64(d.Nanoseconds()) - cost*contiguous) / float64(m)
-			}
+			spent[g] = d
 		})
 	}
 	wg.Wait()
-	for i := range cal.cursors {
-		cal.cursors[i].next.Store(0)
+	var total time.Duration
+	for _, d := range spent {
+		total += d
 	}
-	mean := 0.0
-	for _, e := range excess {
-		mean += e
-	}
-	return mean / float64(k)
+	return total
 }
 
 // restartCursor is the shared cursor of a restart trial's call, on a cache line of its own.
