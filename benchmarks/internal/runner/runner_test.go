@@ -112,14 +112,20 @@ func TestMedian(t *testing.T) {
 	}
 }
 
+// sequentialRun builds the named workload with n items and runs it once sequentially; it
+// returns the instance (in the state the run left) and the checksum that run gave.
+func sequentialRun(name string, n int) (workloads.Workload, workload.Instance, uint64) {
+	w, _ := workloads.ByName(name)
+	inst := w.New(n)
+	inst.Chunk(0, n)
+	return w, inst, inst.Checksum()
+}
+
 // TestTimelineCoversTheRange: the chunks of a timeline cover [0, n) exactly once, each
 // worker's chunks follow one another in time, and only stealing partitioners steal.
 func TestTimelineCoversTheRange(t *testing.T) {
 	const n = 3_000
-	w, _ := workloads.ByName("tailheavy")
-	inst := w.New(n)
-	inst.Chunk(0, n)
-	want := inst.Checksum()
+	w, inst, want := sequentialRun("tailheavy", n)
 	for _, p := range impls.Partitioners() {
 		for _, k := range []int{1, 2, 3} {
 			tl, err := runner.RecordTimeline(w.Name, inst, want, p.New(nil), k)
@@ -160,10 +166,7 @@ func TestTimelineCoversTheRange(t *testing.T) {
 // when Hungry, and the waiting worker runs what was given back.
 func TestTimelineWorkersWaitForGiveBack(t *testing.T) {
 	const n = 1_000
-	w, _ := workloads.ByName("uniform")
-	inst := w.New(n)
-	inst.Chunk(0, n)
-	want := inst.Checksum()
+	w, inst, want := sequentialRun("uniform", n)
 	tl, err := runner.RecordTimeline(w.Name, inst, want, handOver{}, 2)
 	if err != nil {
 		t.Fatal(err)
