@@ -340,9 +340,9 @@ func (cal *Calibrator) restartTrial(k int) float64 {
 	}
 	var cont, curs time.Duration
 	if len(cal.restart)%2 == 0 {
-		cont, curs = cal.cpuOf(k, contiguous), cal.cpuOf(k, cursor)
+		cont, curs = totalTime(k, contiguous), totalTime(k, cursor)
 	} else {
-		curs, cont = cal.cpuOf(k, cursor), cal.cpuOf(k, contiguous)
+		curs, cont = totalTime(k, cursor), totalTime(k, contiguous)
 	}
 	for i := range cal.cursors {
 		cal.cursors[i].next.Store(0)
@@ -350,9 +350,10 @@ func (cal *Calibrator) restartTrial(k int) float64 {
 	return float64((curs - cont).Nanoseconds()) / float64(chunks*cal.calls)
 }
 
-// cpuOf runs pass(g) on k goroutines, g = 0..k-1, each locked to its thread, and returns
-// their CPU time added up (wall time where the platform cannot tell; see threadCPU).
-func (cal *Calibrator) cpuOf(k int, pass func(g int)) time.Duration {
+// threadTimes runs pass(g) on k goroutines, g = 0..k-1, each locked to its thread so that
+// the thread's CPU time is the goroutine's, and returns the CPU time of each (wall time
+// where the platform cannot tell; see threadCPU).
+func threadTimes(k int, pass func(g int)) []time.Duration {
 	spent := make([]time.Duration, k)
 	var wg sync.WaitGroup
 	for g := range k {
@@ -370,8 +371,13 @@ func (cal *Calibrator) cpuOf(k int, pass func(g int)) time.Duration {
 		})
 	}
 	wg.Wait()
+	return spent
+}
+
+// totalTime returns the CPU time of k goroutines running pass, added up (see threadTimes).
+func totalTime(k int, pass func(g int)) time.Duration {
 	var total time.Duration
-	for _, d := range spent {
+	for _, d := range threadTimes(k, pass) {
 		total += d
 	}
 	return total
@@ -428,37 +434,23 @@ func (cal *Calibrator) RestartNs(takeNs float64) float64 {
 func (cal *Calibrator) trial(k int) (time.Duration, float64) {
 	plan, passes, next := cal.plans[k-1], cal.passes[k-1], cal.next[k-1]
 	cal.next[k-1] += passes
-	per := make([]float64, k)
-	var wg sync.WaitGroup
+	cost := make([]float64, k)
 	t0 := time.Now()
-	for g := range k {
-		wg.Go(func() {
-			runtime.LockOSThread() // so that the thread's CPU time is the goroutine's
-			defer runtime.UnlockOSThread()
-			cost := 0.0
-			w0 := time.Now()
-			cpu0, cpuOK := threadCPU()
-			for p := next; p < next+passes; p++ {
-				for _, ch := range plan.pass(p, g) {
-					cal.inst.Chunk(ch[0], ch[1])
-					cost += cal.c[ch[1]] - cal.c[ch[0]]
-				}
+	spent := threadTimes(k, func(g int) {
+		c := 0.0 // local: the goroutines' slots of cost share a cache line
+		for p := next; p < next+passes; p++ {
+			for _, ch := range plan.pass(p, g) {
+				cal.inst.Chunk(ch[0], ch[1])
+				c += cal.c[ch[1]] - cal.c[ch[0]]
 			}
-			d := time.Since(w0)
-			if cpu1, ok := threadCPU(); cpuOK && ok && cpu1 > cpu0 {
-				d = cpu1 - cpu0
-			}
-			if cost > 0 {
-				per[g] = float64(d.Nanoseconds()) / cost
-			}
-		})
-	}
-	wg.Wait()
+		}
+		cost[g] = c
+	})
 	wall := time.Since(t0)
 	mean, m := 0.0, 0
-	for _, p := range per {
-		if p > 0 {
-			mean += p
+	for g, d := range spent {
+		if cost[g] > 0 {
+			mean += float64(d.Nanoseconds()) / cost[g]
 			m++
 		}
 	}
