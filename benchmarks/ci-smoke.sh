@@ -17,8 +17,8 @@ done
 echo "== benchmarks: go test"
 go test -count=1 ./...
 
-echo "== benchmarks: the implementations under the race detector"
-go test -race -count=1 ./internal/impls ./internal/runner
+echo "== benchmarks: the implementations, the runner and the calibration under the race detector"
+go test -race -count=1 ./internal/impls ./internal/runner ./internal/simulate
 
 echo "== benchmarks: every Go benchmark once, at scale 0.001"
 go test -count=1 -run '^$' -bench . -benchtime 1x -scale 0.001 . >/dev/null

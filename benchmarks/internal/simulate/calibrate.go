@@ -259,12 +259,9 @@ type Calibrator struct {
 	next   []int        // the next pass, for each k
 	trials [][]float64  // the figure of each trial, for each k
 
-	calls   int       // passes over the range per timed repetition
-	restart []float64 // the restart figure of each trial (see RestartNs)
-	// cursors are the restart trials' cursors, one per call, so that a goroutine done with
-	// one call goes on to the next without waiting for the others, as dynamic's workers go
-	// on to the next call of a loop.
-	cursors []restartCursor
+	calls   int             // passes over the range per timed repetition
+	restart []float64       // the restart figure of each trial (see RestartNs)
+	cursors []restartCursor // the restart trials' cursors, one per call
 }
 
 // NewCalibrator returns a Calibrator of inst, whose prefix costs are c, for k = 1..procs
@@ -330,13 +327,26 @@ func (cal *Calibrator) restartTrial(k int) float64 {
 			cal.inst.Chunk(g*n/k, (g+1)*n/k)
 		}
 	}
-	cursor := func(int) {
+	waited := make([]time.Duration, k)
+	cursor := func(g int) {
+		var w time.Duration
 		for call := range cal.calls {
-			c := &cal.cursors[call%len(cal.cursors)]
+			c := &cal.cursors[call]
 			for j := int(c.next.Add(1) - 1); j < chunks; j = int(c.next.Add(1) - 1) {
 				cal.inst.Chunk(j*restartChunk, min(n, (j+1)*restartChunk))
 			}
+			if call+1 < cal.calls {
+				// Calls end together, as a loop's end at its join: the next call's chunks
+				// are the same items. The wait is not a chunk's cost.
+				t := time.Now()
+				c.arrived.Add(1)
+				for c.arrived.Load() < int64(k) {
+					runtime.Gosched()
+				}
+				w += time.Since(t)
+			}
 		}
+		waited[g] = w
 	}
 	var cont, curs time.Duration
 	if len(cal.restart)%2 == 0 {
@@ -344,8 +354,12 @@ func (cal *Calibrator) restartTrial(k int) float64 {
 	} else {
 		curs, cont = totalTime(k, cursor), totalTime(k, contiguous)
 	}
+	for _, w := range waited {
+		curs -= w
+	}
 	for i := range cal.cursors {
 		cal.cursors[i].next.Store(0)
+		cal.cursors[i].arrived.Store(0)
 	}
 	return float64((curs - cont).Nanoseconds()) / float64(chunks*cal.calls)
 }
@@ -383,11 +397,13 @@ func totalTime(k int, pass func(g int)) time.Duration {
 	return total
 }
 
-// restartCursor is the shared cursor of a restart trial's call, on a cache line of its own.
+// restartCursor is the shared cursor of a restart trial's call, and the count of goroutines
+// done with the call, on a cache line of their own.
 type restartCursor struct {
-	_    [64]byte
-	next atomic.Int64
-	_    [56]byte
+	_       [64]byte
+	next    atomic.Int64
+	arrived atomic.Int64
+	_       [48]byte
 }
 
 // lowerMedian returns the median of xs, the lower of the two middle values for an even count;
@@ -489,8 +505,10 @@ func (cal *Calibrator) Units() []float64 {
 // to 8 stripes, each stripe into slots of size items, size = max(n/128, min(64, n/(8k))), so
 // that one pass (a slot from every stripe) holds about 1/16 of the items, in runs long
 // enough that the cost of a Chunk call is as small a part as in real runs. In pass p,
-// goroutine g takes slot (p·k + g) mod slots of every stripe: the k goroutines' samples are
-// disjoint, and successive passes move along the range.
+// goroutine g takes slot (p·k + g) mod slots of every stripe, slots a multiple of k: the k
+// goroutines' samples are disjoint, in one pass and across the passes of a trial (so that no
+// item is written by two goroutines without synchronization between them), and successive
+// passes move along the range.
 type samplePlan struct {
 	n, k, size, stripes, slots int
 }
@@ -501,6 +519,7 @@ func newSamplePlan(n, k int) samplePlan {
 	sp := samplePlan{n: n, k: k, size: size, stripes: stripes}
 	if stripes > 0 {
 		sp.slots = (n / stripes) / size // at least k: stripes <= n/(k·size)
+		sp.slots -= sp.slots % k        // a multiple of k: goroutine g gets the slots g mod k only
 	}
 	return sp
 }

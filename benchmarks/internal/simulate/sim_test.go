@@ -147,7 +147,7 @@ func TestCalibrateUnit(t *testing.T) {
 	}
 	// A Calibrator keeps every trial, for each number of goroutines, and a restart figure
 	// that is never negative.
-	cal := simulate.NewCalibrator(inst, c, 1, 2)
+	cal := simulate.NewCalibrator(inst, c, 3, 2) // 3 calls per repetition: the restart trial's calls end together
 	for range 3 {
 		cal.Trial()
 	}
