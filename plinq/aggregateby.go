@@ -8,15 +8,16 @@ import "slices"
 // count, or any fold that does not need a group's elements side by side.
 // The result for key k is the fold of the elements x with key(x) == k,
 // from identity, in query order, cut as Aggregate cuts: q's source is cut
-// into parts whose length depends on its length only (Aggregate's blocks,
-// at most 256 of them), each part's elements of key k are folded from
-// identity in query order, and the parts' values are combined with combine
-// in part order. So the result is the same in every run, whatever the
-// workers and the partitioner (a float sum per key too, bit for bit).
-// combine must be associative and identity an identity of combine; neither
-// needs to be commutative. identity is copied as a value into every part
-// that has elements of a key, so a pointer, map or slice identity would be
-// shared by them: fold from a nil one, as Aggregate's documentation shows.
+// into parts whose length depends on its length only (Aggregate's blocks of
+// max(1024, n/4096) indices, but at most 256 parts), each part's elements
+// of key k are folded from identity in query order, and the parts' values
+// are combined with combine in part order. So the result is the same in
+// every run, whatever the workers and the partitioner (a float sum per key
+// too, bit for bit). combine must be associative and identity an identity
+// of combine; neither needs to be commutative. identity is copied as a
+// value into every part that has elements of a key, so a pointer, map or
+// slice identity would be shared by them: use a nil one, and let fold
+// allocate a part's own value when it gets nil.
 //
 // key and fold are called concurrently from several goroutines, key once
 // per element; combine on the calling goroutine. Each worker finds keys by
