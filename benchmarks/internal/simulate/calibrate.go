@@ -274,10 +274,7 @@ func NewCalibrator(inst workload.Instance, c Costs, calls, procs int) *Calibrato
 		plan := newSamplePlan(n, k)
 		perPass := max(1, k*plan.stripes*plan.size) // items of one pass, all goroutines together
 		cal.plans = append(cal.plans, plan)
-		// The nearest whole number of passes, not the next: matmul's 323 rows come in passes
-		// of 320, and two passes ran the same rows twice, the second time from warm caches,
-		// which made its unit with one goroutine 25-27% cheaper than its repetitions.
-		cal.passes = append(cal.passes, max(1, (max(1, calls)*n+perPass/2)/perPass))
+		cal.passes = append(cal.passes, max(1, (max(1, calls)*n+perPass-1)/perPass))
 		cal.next = append(cal.next, 0)
 	}
 	return cal
