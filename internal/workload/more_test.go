@@ -8,19 +8,9 @@ import (
 )
 
 func TestMoreWorkloads(t *testing.T) {
-	want := []struct {
-		name     string
-		n, calls int
-	}{{"spmv", 200_000, 1}, {"matmul", 512, 1}, {"query", 4_096, 1}}
 	more := workload.More()
-	if len(more) != len(want) {
-		t.Fatalf("len(More()) = %d; want %d", len(more), len(want))
-	}
+	checkList(t, "More()", more, []listed{{"spmv", 200_000, 1}, {"matmul", 512, 1}, {"query", 4_096, 1}})
 	for i, w := range more {
-		if w.Name != want[i].name || w.N != want[i].n || w.Calls != want[i].calls {
-			t.Errorf("More()[%d] = {%q, N %d, Calls %d}; want {%q, N %d, Calls %d}",
-				i, w.Name, w.N, w.Calls, want[i].name, want[i].n, want[i].calls)
-		}
 		if slices.ContainsFunc(workload.All(), func(a workload.Workload) bool { return a.Name == w.Name }) {
 			t.Errorf("More()[%d] = %q is also in All(), which holds WORKLOADS.md's workloads only", i, w.Name)
 		}

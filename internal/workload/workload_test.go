@@ -25,10 +25,7 @@ var testSizes = map[string]int{
 func every() []workload.Workload { return append(workload.All(), workload.More()...) }
 
 func TestAllMatchesWorkloadsMD(t *testing.T) {
-	want := []struct {
-		name     string
-		n, calls int
-	}{
+	want := []listed{
 		{"saxpy", 16_777_216, 1},
 		{"uniform", 1_000_000, 1},
 		{"triangular", 20_000, 1},
@@ -38,15 +35,7 @@ func TestAllMatchesWorkloadsMD(t *testing.T) {
 		{"tiny", 1_000, 2_000},
 	}
 	all := workload.All()
-	if len(all) != len(want) {
-		t.Fatalf("len(All()) = %d; want %d", len(all), len(want))
-	}
-	for i, w := range all {
-		if w.Name != want[i].name || w.N != want[i].n || w.Calls != want[i].calls {
-			t.Errorf("All()[%d] = {%q, N %d, Calls %d}; want {%q, N %d, Calls %d}",
-				i, w.Name, w.N, w.Calls, want[i].name, want[i].n, want[i].calls)
-		}
-	}
+	checkList(t, "All()", all, want)
 	all[0].Name = "changed"
 	if got := workload.All()[0].Name; got != "saxpy" {
 		t.Errorf("All()[0].Name = %q after a caller modified an earlier result; want saxpy", got)
@@ -143,4 +132,24 @@ func panicMessage(f func()) (msg string) {
 	}()
 	f()
 	return ""
+}
+
+// listed is a workload's name, size and calls as a test expects them.
+type listed struct {
+	name     string
+	n, calls int
+}
+
+// checkList fails t unless the workloads got are want, in order; label names the list.
+func checkList(t *testing.T, label string, got []workload.Workload, want []listed) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("len(%s) = %d; want %d", label, len(got), len(want))
+	}
+	for i, w := range got {
+		if w.Name != want[i].name || w.N != want[i].n || w.Calls != want[i].calls {
+			t.Errorf("%s[%d] = {%q, N %d, Calls %d}; want {%q, N %d, Calls %d}",
+				label, i, w.Name, w.N, w.Calls, want[i].name, want[i].n, want[i].calls)
+		}
+	}
 }
