@@ -234,7 +234,9 @@ func (r *handOverRun) Idle(w int) bool {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return w == 0 && !r.gotBack && !r.done1
+	// A give-back waiting counts even when worker 1 has finished since: it may have
+	// given back and left between worker 0's Next and this call.
+	return w == 0 && (r.hasBack || !r.gotBack && !r.done1)
 }
 
 func (r *handOverRun) Hungry(w int) bool {
