@@ -253,25 +253,32 @@ func TestBalancingNoDeadlock(t *testing.T) {
 	if groupRace {
 		n, rounds = 16, 5
 	}
+	// Moves are rare, since a Join takes back its fork before an idle worker
+	// evens out with its queue: 3 to 135 in 20 runs on 2 cores. Rounds go on
+	// until some task has moved and migrated, so that the locks were taken.
+	moved := func() bool { s := p.Stats().Total(); return s.Moved > 0 && s.Migrated > 0 }
+	deadline := time.Now().Add(time.Minute)
 	within(t, 2*time.Minute, "balancing", func() {
-		var wg sync.WaitGroup
-		for g := range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for r := range rounds {
-					var got int
-					p.Run(func(w *pfor.Worker) { got = fibBoth(w, n-(g+r)%3) })
-					if want := fibSeq(n - (g+r)%3); got != want {
-						t.Errorf("fib(%d) = %d; want %d", n-(g+r)%3, got, want)
+		for first := true; first || !moved() && time.Now().Before(deadline); first = false {
+			var wg sync.WaitGroup
+			for g := range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for r := range rounds {
+						var got int
+						p.Run(func(w *pfor.Worker) { got = fibBoth(w, n-(g+r)%3) })
+						if want := fibSeq(n - (g+r)%3); got != want {
+							t.Errorf("fib(%d) = %d; want %d", n-(g+r)%3, got, want)
+						}
 					}
-				}
-			}()
+				}()
+			}
+			wg.Wait()
 		}
-		wg.Wait()
 	})
-	if s := p.Stats().Total(); s.Moved == 0 || s.Migrated == 0 {
-		t.Errorf("balancing with 31 workers and 8 callers: %+v; want tasks moved and migrated", s)
+	if !moved() {
+		t.Errorf("balancing with 31 workers and 8 callers for a minute: %+v; want tasks moved and migrated", p.Stats().Total())
 	}
 	// The lock order of Policy's doc: pool workers by index, then guests.
 	ws, ranks := p.Stats().Workers, p.QueueRanks()
