@@ -15,9 +15,9 @@ import (
 )
 
 // simulateRun calibrates, predicts every workload at every worker count, measures 1 and 2
-// workers for the validation, and prints it all. Each workload's calibration trials run
-// between the rounds of its measured repetitions, so that both see the machine at the same
-// moments (see simulate.Calibrator).
+// workers for the validation, and prints it all. Each measured repetition is preceded by a
+// calibration trial with as many goroutines as it has workers, and the validation checks it
+// against a prediction with that trial's unit (see simulate.Study.Validate).
 func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error {
 	procs := runtime.GOMAXPROCS(0)
 	m := progress.Start(stderr, "calibrating", 1)
@@ -38,14 +38,30 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 	}
 	measure := slices.Contains(o.Workers, 1) || parts != nil
 
+	costs := map[string]simulate.Costs{}
+	trials := map[pairKey][]float64{} // the trial before each repetition of a cell, the warm-up's first
 	for _, w := range o.Workloads {
 		n, calls := w.Size(o.Scale, o.N)
 		inst := w.New(n)
 		c := simulate.PrefixCosts(inst)
+		costs[w.Name] = c
 		cal := simulate.NewCalibrator(inst, c, calls, procs)
 		if measure {
-			// Calibration trials go between the measured rounds (see simulate.Calibrator).
-			cfg := runner.Config{Workloads: []workloads.Workload{w}, Impls: parts, Workers: validate, Scale: o.Scale, N: o.N, Repeat: o.Repeat, Progress: stderr, BeforeRound: cal.Trial}
+			// Goroutine counts that no measured cell has get their trials once a round.
+			otherTrials := func() {
+				for k := 1; k <= procs; k++ {
+					if k != 1 && (k != 2 || parts == nil) {
+						cal.TrialWith(k)
+					}
+				}
+				cal.RestartTrial()
+			}
+			paired := func(impl string, k int) {
+				key := pairKey{w.Name, impl, k}
+				trials[key] = append(trials[key], cal.TrialWith(k))
+			}
+			cfg := runner.Config{Workloads: []workloads.Workload{w}, Impls: parts, Workers: validate, Scale: o.Scale, N: o.N, Repeat: o.Repeat, Progress: stderr,
+				BeforeRound: otherTrials, BeforeRepetition: paired}
 			res, err := runner.Compare(cfg)
 			if err != nil {
 				return err
@@ -62,14 +78,24 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		sw.UnitTrialsNs = cal.Trials()
 		s.Workloads = append(s.Workloads, sw)
 	}
-	s.Validate(func(wl, impl string, k int) (float64, float64, bool) {
+	s.Validate(func(wl string) simulate.Costs { return costs[wl] }, func(wl, impl string, k int) (simulate.Repetitions, bool) {
 		for _, r := range rep.Results {
 			if r.Workload == wl && r.Impl == impl && r.Workers == k && r.Skipped == "" {
-				return r.MedianNs, r.OtherLoad, true
+				units := trials[pairKey{wl, impl, k}]
+				if len(units) != 1+len(r.TimesNs) {
+					return simulate.Repetitions{}, false
+				}
+				return simulate.Repetitions{TimesNs: r.TimesNs, UnitNs: units[1:], OtherLoad: r.OtherLoad}, true
 			}
 		}
-		return 0, 0, false
+		return simulate.Repetitions{}, false
 	})
 	fmt.Fprintf(stdout, "\nscaling simulation (%s), times per call\n", sizeLabel(o))
 	return report.WriteStudy(stdout, s)
+}
+
+// pairKey names a measured cell of the validation.
+type pairKey struct {
+	workload, impl string
+	workers        int
 }

@@ -29,6 +29,10 @@ type Config struct {
 	// included), outside every timed repetition: the simulator calibrates there, so that its
 	// calibration and the measurements see the machine at the same moments.
 	BeforeRound func()
+	// BeforeRepetition, if not nil, is called before each repetition of each cell (the
+	// warm-up's included), outside the timing, with the cell's implementation and workers:
+	// the simulator makes there the calibration trial that the repetition is checked against.
+	BeforeRepetition func(impl string, workers int)
 }
 
 // Result is one cell of the comparison: an implementation on a workload with a number of
@@ -141,6 +145,9 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 		for _, c := range live {
 			m.Step(step, fmt.Sprintf("%s w=%d, repetition %d of %d (0 = warm-up)", c.res.Impl, c.res.Workers, rep, cfg.Repeat))
 			step++
+			if cfg.BeforeRepetition != nil {
+				cfg.BeforeRepetition(c.res.Impl, c.res.Workers)
+			}
 			inst.Reset()
 			t0 := time.Now()
 			for range calls {

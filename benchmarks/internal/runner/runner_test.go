@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -73,6 +74,29 @@ func TestCompare(t *testing.T) {
 	}
 	if len(best) != 4 {
 		t.Errorf("best peers found for %d (workload, workers) pairs; want 4", len(best))
+	}
+}
+
+// TestCompareCallsItsHooks: BeforeRound runs before each round, the warm-up's included, and
+// BeforeRepetition before each cell's repetition in the round, with the cell's implementation
+// and workers, so that a calibration trial made there is next to the repetition it goes with.
+func TestCompareCallsItsHooks(t *testing.T) {
+	w, _ := workloads.ByName("uniform")
+	var events []string
+	cfg := runner.Config{
+		Workloads: []workloads.Workload{w}, Impls: pickImpls(t, "static", "dynamic"), Workers: []int{2}, N: 100, Repeat: 2,
+		BeforeRound:      func() { events = append(events, "round") },
+		BeforeRepetition: func(impl string, k int) { events = append(events, fmt.Sprintf("%s/%d", impl, k)) },
+	}
+	if _, err := runner.Compare(cfg); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for range 1 + cfg.Repeat {
+		want = append(want, "round", "sequential/1", "static/2", "dynamic/2")
+	}
+	if !slices.Equal(events, want) {
+		t.Errorf("hooks called as %v; want %v", events, want)
 	}
 }
 

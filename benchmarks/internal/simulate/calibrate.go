@@ -280,25 +280,38 @@ func NewCalibrator(inst workload.Instance, c Costs, calls, procs int) *Calibrato
 	return cal
 }
 
-// Trial makes one trial for each number of goroutines, and, with 2 or more, one of the cost of
-// a restart (see RestartNs). A trial shorter than minTrial, too short to time well, is
-// replaced by a longer one.
+// Trial makes one trial for each number of goroutines (see TrialWith) and one of the cost of
+// a restart (see RestartTrial).
 func (cal *Calibrator) Trial() {
 	for k := 1; k <= len(cal.plans); k++ {
-		for {
-			wall, figure := cal.trial(k)
-			if wall < minTrial && cal.passes[k-1] < 1<<20 {
-				cal.passes[k-1] = min(1<<20, cal.passes[k-1]*max(2, int(minTrial/max(wall, time.Microsecond))+1))
-				continue
-			}
-			cal.trials[k-1] = append(cal.trials[k-1], figure)
-			break
-		}
+		cal.TrialWith(k)
 	}
+	cal.RestartTrial()
+}
+
+// TrialWith makes one trial with k goroutines, 1 <= k <= procs, and returns its figure, the
+// nanoseconds per cost unit. A trial shorter than minTrial, too short to time well, is
+// replaced by a longer one.
+func (cal *Calibrator) TrialWith(k int) float64 {
+	defer cal.inst.Reset()
+	for {
+		wall, figure := cal.trial(k)
+		if wall < minTrial && cal.passes[k-1] < 1<<20 {
+			cal.passes[k-1] = min(1<<20, cal.passes[k-1]*max(2, int(minTrial/max(wall, time.Microsecond))+1))
+			continue
+		}
+		cal.trials[k-1] = append(cal.trials[k-1], figure)
+		return figure
+	}
+}
+
+// RestartTrial makes one trial of the cost of a restart with procs goroutines (see
+// RestartNs), if procs is 2 or more.
+func (cal *Calibrator) RestartTrial() {
 	if k := len(cal.plans); k >= 2 {
 		cal.restart = append(cal.restart, cal.restartTrial(k))
+		cal.inst.Reset()
 	}
-	cal.inst.Reset()
 }
 
 // restartChunk is the length of the chunks of a restart trial: dynamic's chunks.

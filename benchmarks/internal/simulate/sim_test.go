@@ -165,6 +165,11 @@ func TestCalibrateUnit(t *testing.T) {
 	}
 }
 
+// TestValidation: each measured repetition is checked against a simulation with the unit of
+// the trial made just before it; a check holds the median of the errors. A machine that drifts
+// from one repetition to the next passes when each repetition matches its own trial; a model
+// off by half fails; a disturbed check does not count; a cell whose repetitions and trials do
+// not pair up is not checked.
 func TestValidation(t *testing.T) {
 	c := costsOf(t, "uniform", 1_000)
 	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
@@ -173,31 +178,55 @@ func TestValidation(t *testing.T) {
 	if got := len(s.Workloads[0].Predictions); got != 3*len(impls.Partitioners()) {
 		t.Fatalf("%d predictions; want one per worker count and partitioner", got)
 	}
-	predicted := func(impl string, k int) float64 {
+	// predicted is the simulated time of impl on k workers with unit u.
+	predicted := func(impl string, k int, u float64) float64 {
 		if impl == "sequential" {
 			impl = "static"
 		}
-		r, _ := s.Workloads[0].Prediction(impl, k)
+		r, _ := simulate.Predict("uniform", c, 1, []float64{u, u}, 0, m, []int{k}).Prediction(impl, k)
 		return r.MakespanNs
 	}
-	s.Validate(func(_, impl string, k int) (float64, float64, bool) {
+	units := []float64{1, 3, 1.5, 2.5, 2} // the machine drifts; pairs shifted by one would be off by 27% or more
+	reps := func(impl string, k int, off float64, others float64) simulate.Repetitions {
+		r := simulate.Repetitions{UnitNs: units, OtherLoad: others}
+		for _, u := range units {
+			r.TimesNs = append(r.TimesNs, off*predicted(impl, k, u))
+		}
+		return r
+	}
+	costs := func(w string) simulate.Costs { return c }
+	s.Validate(costs, func(_, impl string, k int) (simulate.Repetitions, bool) {
 		switch impl {
 		case "dynamic":
-			return 2 * predicted(impl, k), 0, true // off by half, undisturbed: fails
+			return reps(impl, k, 2, 0), true // off by half, undisturbed: fails
 		case "guided":
-			return 3 * predicted(impl, k), 0.5, true // off, but disturbed: not counted
+			return reps(impl, k, 3, 0.5), true // off, but disturbed: not counted
+		case "stealing":
+			r := reps(impl, k, 1, 0)
+			r.UnitNs = r.UnitNs[1:] // a trial missing: no check
+			return r, true
 		}
-		return 1.1 * predicted(impl, k), -1, true // within, load unknown: counted
+		return reps(impl, k, 1.1, -1), true // each repetition within, load unknown: counted
 	})
-	if len(s.Checks) != 6 {
-		t.Fatalf("%d checks; want 1 at 1 worker and 5 at 2", len(s.Checks))
+	if len(s.Checks) != 5 {
+		t.Fatalf("%d checks; want 1 at 1 worker and 4 at 2 (none for stealing)", len(s.Checks))
+	}
+	seq := s.Checks[0]
+	if seq.Partitioner != "inline" || seq.Workers != 1 || math.Abs(seq.Error-(1/1.1-1)) > 1e-9 ||
+		seq.PredictedNs != predicted("sequential", 1, 2) || seq.MeasuredNs != 1.1*predicted("sequential", 1, 2) {
+		t.Errorf("1-worker check %+v; want inline, error %.4f, the medians of the predictions and times", seq, 1/1.1-1)
+	}
+	for i, e := range seq.RepetitionErrors {
+		if math.Abs(e-(1/1.1-1)) > 1e-9 || len(seq.RepetitionErrors) != len(units) {
+			t.Errorf("1-worker check: repetition %d of %v has error %g; want %d errors of %.4f", i, seq.RepetitionErrors, e, len(units), 1/1.1-1)
+		}
 	}
 	bad := s.Failed()
-	if len(bad) != 1 || bad[0].Partitioner != "dynamic" {
-		t.Errorf("Failed() = %+v; want dynamic alone", bad)
+	if len(bad) != 1 || bad[0].Partitioner != "dynamic" || math.Abs(bad[0].Error+0.5) > 1e-9 {
+		t.Errorf("Failed() = %+v; want dynamic alone, error -50%%", bad)
 	}
 	line := s.ValidationLine()
-	for _, want := range []string{"simulator validation FAIL: 4 of 5 undisturbed", "1 more measured while others (processes, the host)", "outside: uniform/dynamic w=2"} {
+	for _, want := range []string{"simulator validation FAIL: 3 of 4 undisturbed", "1 more measured while others (processes, the host)", "outside: uniform/dynamic w=2"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("ValidationLine() = %q; want it to contain %q", line, want)
 		}
@@ -205,7 +234,7 @@ func TestValidation(t *testing.T) {
 	for i := range s.Checks {
 		s.Checks[i].OtherLoad = 1
 	}
-	if line := s.ValidationLine(); !strings.HasPrefix(line, "simulator validation INCONCLUSIVE: all 6") {
+	if line := s.ValidationLine(); !strings.HasPrefix(line, "simulator validation INCONCLUSIVE: all 5") {
 		t.Errorf("every check disturbed: ValidationLine() = %q; want INCONCLUSIVE", line)
 	}
 }

@@ -3,6 +3,7 @@ package simulate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/stealkit/stealkit/benchmarks/internal/impls"
@@ -36,14 +37,20 @@ type Workload struct {
 	Predictions []Result `json:"predictions"` // per call, for each worker count and partitioner
 }
 
-// Check compares a prediction with a measurement, both per call.
+// Check compares predictions with measurements, per call. Each measured repetition is
+// predicted with the unit of the calibration trial made just before it (see Repetitions);
+// the check holds the medians of the two series and the median of the repetitions' errors.
 type Check struct {
 	Workload    string  `json:"workload"`
 	Partitioner string  `json:"partitioner"` // "inline" for 1 worker: pfor runs one chunk whatever the partitioner
 	Workers     int     `json:"workers"`
-	PredictedNs float64 `json:"predicted_ns"`
-	MeasuredNs  float64 `json:"measured_ns"`
-	Error       float64 `json:"error"` // predicted / measured - 1
+	PredictedNs float64 `json:"predicted_ns"` // the median of the repetitions' predictions
+	MeasuredNs  float64 `json:"measured_ns"`  // the median repetition
+	// Error is the median over the repetitions of predicted / measured - 1: a repetition made
+	// while the machine ran slow is checked against a unit calibrated while it ran slow.
+	Error float64 `json:"error"`
+	// RepetitionErrors are the repetitions' errors, in order.
+	RepetitionErrors []float64 `json:"repetition_errors,omitempty"`
 	// OtherLoad is how many CPUs others kept busy while the workload was measured (other
 	// processes, and on a virtual machine the host: see package load), -1 if unknown. A check with more than Disturbed is not counted in the verdict.
 	OtherLoad float64 `json:"other_load_cores"`
@@ -68,13 +75,18 @@ func Predict(name string, c Costs, calls int, unit []float64, restartNs float64,
 	for _, k := range workers {
 		u := unit[min(k, len(unit))-1]
 		for _, p := range impls.Partitioners() {
-			model := m.Model(p.Name, k, u)
-			model.RestartNs = restartNs
-			model.SeqNs = c.Total() * unit[0]
-			w.Predictions = append(w.Predictions, Run(c, p, k, model))
+			w.Predictions = append(w.Predictions, w.run(c, p, k, u, m))
 		}
 	}
 	return w
+}
+
+// run simulates partitioner p on k workers over w's costs c, with unitNs per cost unit.
+func (w Workload) run(c Costs, p impls.Partitioner, k int, unitNs float64, m Machine) Result {
+	model := m.Model(p.Name, k, unitNs)
+	model.RestartNs = w.RestartNs
+	model.SeqNs = c.Total() * w.UnitNs[0]
+	return Run(c, p, k, model)
 }
 
 // Prediction returns the prediction for partitioner p with k workers, and reports whether
@@ -88,33 +100,67 @@ func (w Workload) Prediction(p string, k int) (Result, bool) {
 	return Result{}, false
 }
 
+// Repetitions are the timed repetitions of one implementation on one workload, each paired
+// with the calibration trial made just before it with as many goroutines as the
+// implementation's workers (see Calibrator.TrialWith).
+type Repetitions struct {
+	TimesNs   []float64 // each repetition's time per call, in order
+	UnitNs    []float64 // UnitNs[i] is the figure of the trial made just before TimesNs[i]
+	OtherLoad float64   // CPUs others (processes, the host) kept busy meanwhile; -1 if unknown
+}
+
 // Validate checks the predictions for 1 and 2 workers against measurements: measured returns
-// the time per call of an implementation ("sequential" for 1 worker, where pfor runs inline;
-// a partitioner's name for 2), the CPUs other processes kept busy meanwhile (-1 if unknown),
-// and reports whether it ran. The caller passes the median of its repetitions, as
-// calibration uses the median of its trials, made between them (see Calibrator).
-func (s *Study) Validate(measured func(workload, impl string, workers int) (ns, others float64, ok bool)) {
+// the repetitions of an implementation on a workload ("sequential" for 1 worker, where pfor
+// runs inline; a partitioner's name for 2) and reports whether it ran; costs returns a
+// workload's prefix costs. Each repetition is predicted by simulating it with the unit of its
+// own trial, so that the check compares the model with the machine as it was at that moment:
+// on the project's VM the speed of one loop moves by a factor of two within seconds, in
+// states that last a second or more (see Calibrator).
+func (s *Study) Validate(costs func(workload string) Costs, measured func(workload, impl string, workers int) (Repetitions, bool)) {
 	s.Checks = nil
+	check := func(w Workload, c Costs, p impls.Partitioner, impl string, k int) {
+		reps, ok := measured(w.Name, impl, k)
+		if !ok || len(reps.TimesNs) == 0 || len(reps.UnitNs) != len(reps.TimesNs) {
+			return
+		}
+		var pred, errs []float64
+		for i, t := range reps.TimesNs {
+			r := w.run(c, p, k, reps.UnitNs[i], s.Machine)
+			pred = append(pred, r.MakespanNs)
+			errs = append(errs, r.MakespanNs/t-1)
+		}
+		name := p.Name
+		if k == 1 {
+			name = "inline"
+		}
+		s.Checks = append(s.Checks, Check{Workload: w.Name, Partitioner: name, Workers: k,
+			PredictedNs: middle(pred), MeasuredNs: middle(reps.TimesNs), Error: middle(errs), RepetitionErrors: errs, OtherLoad: reps.OtherLoad})
+	}
 	for _, w := range s.Workloads {
-		if r, ok := w.Prediction("static", 1); ok {
-			if m, others, ok := measured(w.Name, "sequential", 1); ok {
-				s.Checks = append(s.Checks, newCheck(w.Name, "inline", 1, r.MakespanNs, m, others))
+		c := costs(w.Name)
+		if c == nil {
+			continue
+		}
+		for _, p := range impls.Partitioners() {
+			if p.Name == "static" {
+				check(w, c, p, "sequential", 1) // one worker runs inline: any partitioner would do
 			}
 		}
 		for _, p := range impls.Partitioners() {
-			r, ok := w.Prediction(p.Name, 2)
-			if !ok {
-				continue
-			}
-			if m, others, ok := measured(w.Name, p.Name, 2); ok {
-				s.Checks = append(s.Checks, newCheck(w.Name, p.Name, 2, r.MakespanNs, m, others))
-			}
+			check(w, c, p, p.Name, 2)
 		}
 	}
 }
 
-func newCheck(w, p string, k int, pred, meas, others float64) Check {
-	return Check{Workload: w, Partitioner: p, Workers: k, PredictedNs: pred, MeasuredNs: meas, Error: pred/meas - 1, OtherLoad: others}
+// middle returns the median of xs, not empty, as the runner takes it: the mean of the two
+// middle values of an even count. xs is not modified.
+func middle(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // Failed returns the undisturbed checks whose error exceeds the tolerance.
