@@ -22,7 +22,7 @@ type Machine struct {
 	TakeNs  map[string][]float64 `json:"take_ns"`
 	StealNs float64              `json:"steal_ns"` // one successful steal, uncontended
 	FailNs  float64              `json:"fail_ns"`  // one steal attempt on an empty victim
-	// StartNs, ForkNs and JoinNs time a pfor call on 2 workers (see forkJoin): from the call
+	// StartNs, ForkNs and JoinNs time a pfor call on 2 workers (see forkJoinTimes): from the call
 	// to the caller's first item, from the call to the helper's first item, and from the
 	// last item's end to the call's return; medians.
 	StartNs float64 `json:"start_ns"`
@@ -55,7 +55,13 @@ func CalibrateMachine() Machine {
 		sink = workload.Spin(sink, iters)
 		return time.Since(t0), iters
 	})
+	// The fork-join calls are timed in batches between the other micro-benchmarks, so that
+	// a stretch of a few milliseconds in which the host is slow to run a vCPU (helpers then
+	// took 64 µs to start instead of 2) spoils one batch, not the median.
+	var fj forkJoinTimes
+	fj.batch()
 	for _, p := range impls.Partitioners() {
+		fj.batch()
 		for k := 1; k <= m.Procs; k++ {
 			trial := func() (time.Duration, float64) { return drain(p.New(nil), 1<<20, k) }
 			// Alone, the fastest trial is the undisturbed cost; with others, the fastest is
@@ -68,22 +74,31 @@ func CalibrateMachine() Machine {
 		}
 	}
 	m.StealNs = max(0, best(stealOnce)-m.TakeNs["stealing"][0])
+	fj.batch()
 	m.FailNs = best(failedSteals)
-	m.StartNs, m.ForkNs, m.JoinNs = forkJoin()
+	fj.batch()
+	m.StartNs, m.ForkNs, m.JoinNs = fj.medians()
 	return m
 }
 
-// forkJoin times calls of pfor.Chunks over two items on two workers with the static
+// forkJoinTimes times calls of pfor.Chunks over two items on two workers with the static
 // partitioner, so that the caller runs item 0 and a helper item 1. Item 0 waits (at most a
-// millisecond) until item 1 has started, so that the helper, not the caller, runs it. It
-// returns the medians over the calls of: the call to item 0's start (the caller's own
+// millisecond) until item 1 has started, so that the helper, not the caller, runs it. For
+// each batch of calls it keeps the medians of: the call to item 0's start (the caller's own
 // start-up: the run, the job, posting it), the call to item 1's start (a spinning helper
 // seeing the job and claiming its slot), and the later item's end to the call's return
 // (the helper's slot finishing and the caller seeing it).
-func forkJoin() (start, fork, join float64) {
-	const calls = 400
+type forkJoinTimes struct {
+	starts, forks, joins []float64 // one median per batch
+}
+
+// forkJoinBatch is how many calls a batch times.
+const forkJoinBatch = 64
+
+// batch times one batch of calls.
+func (fj *forkJoinTimes) batch() {
 	var starts, forks, joins []float64
-	for range calls {
+	for range forkJoinBatch {
 		var t1, e0, e1 atomic.Int64 // ns since t0, +1 so that 0 means not yet
 		var s0 int64
 		t0 := time.Now()
@@ -105,7 +120,14 @@ func forkJoin() (start, fork, join float64) {
 		forks = append(forks, float64(t1.Load()-1))
 		joins = append(joins, ret-float64(max(e0.Load(), e1.Load())-1))
 	}
-	return median(starts), median(forks), median(joins)
+	fj.starts = append(fj.starts, median(starts))
+	fj.forks = append(fj.forks, median(forks))
+	fj.joins = append(fj.joins, median(joins))
+}
+
+// medians returns the medians of the batches' medians: start, fork and join.
+func (fj *forkJoinTimes) medians() (start, fork, join float64) {
+	return median(fj.starts), median(fj.forks), median(fj.joins)
 }
 
 // median returns the middle value of xs (which it sorts).
