@@ -39,7 +39,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 	measure := slices.Contains(o.Workers, 1) || parts != nil
 
 	costs := map[string]simulate.Costs{}
-	trials := map[pairKey][]float64{} // the trial before each repetition of a cell, the warm-up's first
+	trials := map[pairKey][][]float64{} // the trial before each repetition of a cell, the warm-up's first
 	for _, w := range o.Workloads {
 		n, calls := w.Size(o.Scale, o.N)
 		inst := w.New(n)
@@ -47,16 +47,26 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		costs[w.Name] = c
 		cal := simulate.NewCalibrator(inst, c, calls, procs)
 		if measure {
-			// Goroutine counts that no measured cell has get their trials once a round.
+			// Goroutine counts that no measured cell has get their trials once a round, and
+			// so does the restart if no 2-worker cell makes it; a batch of fork-join calls
+			// times the workload's own start, fork and join.
 			otherTrials := func() {
 				for k := 1; k <= procs; k++ {
 					if k != 1 && (k != 2 || parts == nil) {
 						cal.TrialWith(k)
 					}
 				}
-				cal.RestartTrial()
+				if parts == nil {
+					cal.RestartTrial()
+				}
+				cal.ForkJoinBatch()
 			}
+			// Before each repetition: a restart trial for 2 workers (so that the restart's
+			// median comes from 30 trials), then the trial the repetition is checked against.
 			paired := func(impl string, k int) {
+				if k >= 2 {
+					cal.RestartTrial()
+				}
 				key := pairKey{w.Name, impl, k}
 				trials[key] = append(trials[key], cal.TrialWith(k))
 			}
@@ -74,7 +84,12 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 			}
 			pm.End()
 		}
-		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(s.Machine.Model("dynamic", procs, 0).TakeNs), s.Machine, o.Workers)
+		wm := s.Machine // with the takes on a range of this workload's length, and its fork-join
+		wm.TakeNs = simulate.CalibrateTakes(n, procs)
+		if start, fork, join, ok := cal.ForkJoin(); ok {
+			wm.StartNs, wm.ForkNs, wm.JoinNs = start, fork, join
+		}
+		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(wm.Model("dynamic", procs, 0).TakeNs), wm, o.Workers)
 		sw.UnitTrialsNs = cal.Trials()
 		s.Workloads = append(s.Workloads, sw)
 	}

@@ -62,16 +62,7 @@ func CalibrateMachine() Machine {
 	fj.batch()
 	for _, p := range impls.Partitioners() {
 		fj.batch()
-		for k := 1; k <= m.Procs; k++ {
-			trial := func() (time.Duration, float64) { return drain(p.New(nil), 1<<20, k) }
-			// Alone, the fastest trial is the undisturbed cost; with others, the fastest is
-			// the one where they happened not to overlap, so the typical trial counts.
-			pick := best
-			if k > 1 {
-				pick = typical
-			}
-			m.TakeNs[p.Name] = append(m.TakeNs[p.Name], pick(trial))
-		}
+		m.TakeNs[p.Name] = takes(p, 1<<20, m.Procs)
 	}
 	m.StealNs = max(0, best(stealOnce)-m.TakeNs["stealing"][0])
 	fj.batch()
@@ -167,6 +158,37 @@ func typical(trial func() (time.Duration, float64)) float64 {
 	return per[len(per)/2]
 }
 
+// CalibrateTakes returns the cost of a take of each partitioner on a range of n items, with
+// k = 1..procs goroutines taking at once, as Machine.TakeNs. A take costs more or less on a
+// short range than on the 2^20 items of the machine's calibration: with 2 goroutines on
+// tiny's 1,000 items, about 180 ns against 120-160 for stealing, whose runs there steal and
+// measure more often, and 23 ns against 65 for dynamic, whose 16 chunks end the contention
+// early.
+func CalibrateTakes(n, procs int) map[string][]float64 {
+	t := map[string][]float64{}
+	for _, p := range impls.Partitioners() {
+		t[p.Name] = takes(p, n, procs)
+	}
+	return t
+}
+
+// takes returns the cost of one take of p on a range of n items with k = 1..procs goroutines
+// taking at once (see drain).
+func takes(p impls.Partitioner, n, procs int) []float64 {
+	var t []float64
+	for k := 1; k <= procs; k++ {
+		trial := func() (time.Duration, float64) { return drain(p.New(nil), n, k) }
+		// Alone, the fastest trial is the undisturbed cost; with others, the fastest is
+		// the one where they happened not to overlap, so the typical trial counts.
+		pick := best
+		if k > 1 {
+			pick = typical
+		}
+		t = append(t, pick(trial))
+	}
+	return t
+}
+
 // drain starts runs of p over n items with k workers, each driven by its own goroutine that
 // calls Next as fast as it can until it reports no more work, for a millisecond in all, and
 // returns the time the goroutines spent in their Next loops, added up, and the number of
@@ -248,31 +270,31 @@ func CalibrateUnit(inst workload.Instance, c Costs, calls, procs int) []float64 
 const calibrationTrials = 7
 
 // A Calibrator measures a workload's nanoseconds per cost unit with k = 1..procs goroutines
-// running at once, one trial at a time, so that a caller can interleave its trials with the
-// measurements that the predictions are checked against.
+// running at once, one trial at a time, so that a caller can make each trial next to the
+// measurement that it is checked against.
 //
-// Why interleave: on the project's machine, a 2-vCPU VM, the speed of the same sequential loop
-// over the same data drifts by up to a third within one process, from one repetition to the
-// next (tiny's call 19 to 37 µs, matmul 21 to 31 ms, uniform 42 to 60 ms, mostly faster or
-// slower together), as the host's load on the physical cores changes. A unit calibrated
-// seconds before the measurement describes another machine; calibrating in the gaps between
-// the measured repetitions samples the same moments. And why the median: the fastest of six
-// samples of so wide a distribution is decided by one lucky sample (matmul: a sequential
-// repetition of 20.8 ms against 28.7 to 34.2 ms for the other four, a calibration trial 10%
-// below the next), on either side; the median of the trials and the median of the
-// repetitions are the same statistic of the same moments.
+// Why next to it: on the project's machine, a 2-vCPU VM, the speed of the same sequential loop
+// over the same data moves by a factor of two within one process (tiny's unit 0.8 or 1.55 ns,
+// matmul's 1.6 or 3.6 ns), in states that last a second or more, as the host's load on the
+// physical cores changes. A unit calibrated seconds before the measurement describes another
+// machine, and so does the median of trials made a round of repetitions apart: medians of
+// five repetitions and six such trials missed one another by 16% to 27%. A trial made just
+// before a repetition sees the same state: over 300 such pairs, a sequential pass's time and
+// its trial's prediction agree to a median ratio of 1.00 (p10 0.88, p90 1.17, matmul).
 //
-// Where the platform can tell (Linux), each goroutine is timed by the CPU time of its thread
-// (see threadCPU), not by wall time. A trial runs each goroutine over samples of the range (see
-// samplePlan), disjoint from the other goroutines' and moving along the range from pass to
-// pass, so that a memory-bound workload streams from memory as in a real run instead of
-// re-reading a sample that fits in the cache; together the k goroutines process as many items
-// as one timed repetition does (calls passes over the range; for tiny the 2,000 back-to-back
-// calls), so that a trial is as long as what it predicts and averages the machine's speed
-// over as long a time. A goroutine's figure is
-// its time over the total cost of what it ran; a trial's is the mean over its goroutines.
-// Running k goroutines at once is what captures the sharing of memory bandwidth and caches
-// between cores, up to the cores at hand.
+// Each goroutine is timed on the wall clock, as the measured repetitions are: a vCPU that the
+// host takes away for a while slows both alike. (Timed by its thread's CPU time, which such a
+// pause does not count, a trial predicted 2-worker calls 3% to 25% too fast, on every
+// workload.) A trial runs each goroutine over samples of the range (see samplePlan), disjoint
+// from the other goroutines' and moving along the range from pass to pass, so that a
+// memory-bound workload streams from memory as in a real run instead of re-reading a sample
+// that fits in the cache; together the k goroutines process as many items as one timed
+// repetition does (calls passes over the range; for tiny, its back-to-back calls), so that a
+// trial is as long as what it predicts. A goroutine's figure is its time over the total
+// cost of what it ran; a trial's is the mean over its goroutines, and TrialWith returns each
+// goroutine's, since the cores of a shared machine do not run at one speed. Running k
+// goroutines at once is what captures the sharing of memory bandwidth and caches between
+// cores, up to the cores at hand.
 type Calibrator struct {
 	inst   workload.Instance
 	c      Costs
@@ -284,6 +306,7 @@ type Calibrator struct {
 	calls   int             // passes over the range per timed repetition
 	restart []float64       // the restart figure of each trial (see RestartNs)
 	cursors []restartCursor // the restart trials' cursors, one per call
+	fj      forkJoinTimes   // the fork-join batches (see ForkJoinBatch)
 }
 
 // NewCalibrator returns a Calibrator of inst, whose prefix costs are c, for k = 1..procs
@@ -311,20 +334,42 @@ func (cal *Calibrator) Trial() {
 	cal.RestartTrial()
 }
 
-// TrialWith makes one trial with k goroutines, 1 <= k <= procs, and returns its figure, the
-// nanoseconds per cost unit. A trial shorter than minTrial, too short to time well, is
-// replaced by a longer one.
-func (cal *Calibrator) TrialWith(k int) float64 {
+// TrialWith makes one trial with k goroutines, 1 <= k <= procs, and returns each goroutine's
+// figure, nanoseconds per cost unit (see Calibrator). A trial shorter than minTrial, too short
+// to time well, is replaced by a longer one.
+func (cal *Calibrator) TrialWith(k int) []float64 {
 	defer cal.inst.Reset()
 	for {
-		wall, figure := cal.trial(k)
+		wall, figures := cal.trial(k)
 		if wall < minTrial && cal.passes[k-1] < 1<<20 {
 			cal.passes[k-1] = min(1<<20, cal.passes[k-1]*max(2, int(minTrial/max(wall, time.Microsecond))+1))
 			continue
 		}
-		cal.trials[k-1] = append(cal.trials[k-1], figure)
-		return figure
+		cal.trials[k-1] = append(cal.trials[k-1], mean(figures))
+		return figures
 	}
+}
+
+// ForkJoinBatch times a batch of 2-worker pfor calls for the workload's own start, fork and
+// join (see ForkJoin). It does nothing with fewer than 2 procs.
+func (cal *Calibrator) ForkJoinBatch() {
+	if len(cal.plans) >= 2 {
+		cal.fj.batch()
+	}
+}
+
+// ForkJoin returns the start, fork and join of a 2-worker call (see Machine) from the batches
+// made so far, the medians of their medians, and reports whether there was one. They replace
+// the Machine's in the workload's predictions: on the project's VM the machine's, timed in the
+// first second of the process, once read 23.9 µs and 79.4 µs for the start and the fork
+// (against about 1.1 and 2.0 µs in other runs), while the workload's calls, measured later,
+// ran at the usual speed.
+func (cal *Calibrator) ForkJoin() (start, fork, join float64, ok bool) {
+	if len(cal.fj.starts) == 0 {
+		return 0, 0, 0, false
+	}
+	start, fork, join = cal.fj.medians()
+	return start, fork, join, true
 }
 
 // RestartTrial makes one trial of the cost of a restart with procs goroutines (see
@@ -462,53 +507,74 @@ func lowerMedian(xs []float64) float64 {
 // contending, see Machine.TakeNs); RestartNs subtracts it, so that a model that charges both
 // charges a dynamic chunk what the trials measured.
 //
-// The noise: a restart figure is a difference of two times of whole chunks, so the spread of
-// the unit itself (the median trial less the fastest, with as many goroutines) carries over
-// to it, times the cost of a chunk. For a workload whose chunks of 64 items take
-// milliseconds (mandelbrot's rows) that swamps any restart; a figure below it is reported as 0.
+// The noise: a restart figure is a difference of two times of whole passes, so the spread of
+// the passes' times carries over to it. For a workload whose chunks of 64 items take
+// milliseconds (mandelbrot's rows) that swamps any restart, and the figures fall on either
+// side of the take. So the median counts only if at least three quarters of the trials found
+// a chunk dearer than its take (see restartFrom); otherwise RestartNs reports 0.
 func (cal *Calibrator) RestartNs(takeNs float64) float64 {
-	if len(cal.restart) == 0 {
-		return 0
-	}
-	median := lowerMedian(cal.restart) - takeNs
-	ts := cal.trials[len(cal.trials)-1]
-	n := cal.inst.Len()
-	chunkCost := cal.c.Total() / float64(max(1, (n+restartChunk-1)/restartChunk)) // mean cost units per chunk
-	if noise := (lowerMedian(ts) - slices.Min(ts)) * chunkCost; median <= noise {
-		return 0
-	}
-	return median
+	return restartFrom(cal.restart, takeNs)
 }
 
-// trial runs k goroutines over the next passes of plan k and returns the wall time and the
-// mean of the goroutines' nanoseconds per cost unit.
-func (cal *Calibrator) trial(k int) (time.Duration, float64) {
+// restartFrom returns the restart cost from the restart trials' figures and the take that
+// each figure includes: the lower median less the take, if at least three quarters of the
+// figures exceed the take (a sign test: with six trials of noise alone, five or more on one
+// side come up 11% of the time, 21 or more of 30 trials 2%), and 0 otherwise or without
+// figures.
+func restartFrom(figures []float64, takeNs float64) float64 {
+	above := 0
+	for _, f := range figures {
+		if f > takeNs {
+			above++
+		}
+	}
+	if len(figures) == 0 || 4*above < 3*len(figures) {
+		return 0
+	}
+	return lowerMedian(figures) - takeNs
+}
+
+// trial runs k goroutines over the next passes of plan k and returns the wall time and each
+// goroutine's wall time per cost unit (0 for a goroutine whose items cost nothing).
+func (cal *Calibrator) trial(k int) (time.Duration, []float64) {
 	plan, passes, next := cal.plans[k-1], cal.passes[k-1], cal.next[k-1]
 	cal.next[k-1] += passes
-	cost := make([]float64, k)
+	figures := make([]float64, k)
 	t0 := time.Now()
-	spent := threadTimes(k, func(g int) {
-		c := 0.0 // local: the goroutines' slots of cost share a cache line
-		for p := next; p < next+passes; p++ {
-			for _, ch := range plan.pass(p, g) {
-				cal.inst.Chunk(ch[0], ch[1])
-				c += cal.c[ch[1]] - cal.c[ch[0]]
+	var wg sync.WaitGroup
+	for g := range k {
+		wg.Go(func() {
+			start := time.Now()
+			c := 0.0 // local: the goroutines' slots of figures share a cache line
+			for p := next; p < next+passes; p++ {
+				for _, ch := range plan.pass(p, g) {
+					cal.inst.Chunk(ch[0], ch[1])
+					c += cal.c[ch[1]] - cal.c[ch[0]]
+				}
 			}
-		}
-		cost[g] = c
-	})
-	wall := time.Since(t0)
-	mean, m := 0.0, 0
-	for g, d := range spent {
-		if cost[g] > 0 {
-			mean += float64(d.Nanoseconds()) / cost[g]
+			if c > 0 {
+				figures[g] = float64(time.Since(start).Nanoseconds()) / c
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(t0), figures
+}
+
+// mean returns the mean of the positive values of xs, or 0 if there is none (no item has a
+// cost: the unit does not matter).
+func mean(xs []float64) float64 {
+	sum, m := 0.0, 0
+	for _, x := range xs {
+		if x > 0 {
+			sum += x
 			m++
 		}
 	}
 	if m == 0 {
-		return wall, 0 // no item has a cost: the unit does not matter
+		return 0
 	}
-	return wall, mean / float64(m)
+	return sum / float64(m)
 }
 
 // Trials returns the figure of every trial so far, trials[k-1] for k goroutines, in order.

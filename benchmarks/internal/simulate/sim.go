@@ -40,10 +40,15 @@ func (c Costs) Total() float64 { return c[len(c)-1] }
 
 // Model holds the costs that the simulation charges, in nanoseconds.
 type Model struct {
-	UnitNs  float64 // one unit of Instance.Cost (a Spin iteration), for this workload
-	TakeNs  float64 // a Next that takes from the worker's own range or the shared cursor
-	StealNs float64 // a successful steal, in addition to the take that follows it
-	FailNs  float64 // one steal attempt that finds nothing
+	UnitNs float64 // one unit of Instance.Cost (a Spin iteration), for this workload
+	// WorkerUnitNs, if not empty, is each worker's own UnitNs: worker w's items cost
+	// WorkerUnitNs[w mod len] per unit. The validation sets it from the goroutines of a
+	// calibration trial, since the cores of a shared machine do not run at one speed, and a
+	// static split waits for the slower while the balancing partitioners even it out.
+	WorkerUnitNs []float64
+	TakeNs       float64 // a Next that takes from the worker's own range or the shared cursor
+	StealNs      float64 // a successful steal, in addition to the take that follows it
+	FailNs       float64 // one steal attempt that finds nothing
 	// RestartNs is charged for each range a worker gets that does not start where its
 	// previous range ended: the cost of a new memory stream (see Calibrator.RestartNs).
 	RestartNs float64
@@ -82,8 +87,14 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	if seq == 0 {
 		seq = c.Total() * m.UnitNs
 	}
+	unit := func(w int) float64 {
+		if len(m.WorkerUnitNs) == 0 {
+			return m.UnitNs
+		}
+		return m.WorkerUnitNs[w%len(m.WorkerUnitNs)]
+	}
 	if workers == 1 || n <= 1 {
-		inline := c.Total() * m.UnitNs
+		inline := c.Total() * unit(0)
 		r := Result{Partitioner: p.Name, Workers: workers, MakespanNs: inline, Efficiency: seq / (float64(workers) * max(inline, 1e-300)), Chunks: 1, Imbalance: 1}
 		if n == 0 {
 			r.Chunks = 0
@@ -107,8 +118,9 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	busy := make([]float64, workers)
 	cur := make([]piecewise, workers)                // the range each worker is processing, piece by piece
 	charge := func(w int) func(lo, hi int) float64 { // charges items [lo, hi) to worker w
+		u := unit(w)
 		return func(lo, hi int) float64 {
-			t := (c[hi] - c[lo]) * m.UnitNs
+			t := (c[hi] - c[lo]) * u
 			busy[w] += t
 			return t
 		}

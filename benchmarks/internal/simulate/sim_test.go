@@ -98,6 +98,27 @@ func TestStaticIsTheLargestBlock(t *testing.T) {
 	}
 }
 
+// TestWorkersAtTheirOwnSpeed: with a unit per worker, static's two halves of uniform work
+// take as long as the slower worker makes them, while dynamic's chunks go to whichever worker
+// is free, so that the faster one runs more of them and the call ends near the time of the
+// two speeds together. One worker runs inline at the first unit.
+func TestWorkersAtTheirOwnSpeed(t *testing.T) {
+	const n = 20_000
+	c := costsOf(t, "uniform", n)
+	m := simulate.Model{UnitNs: 1.5, WorkerUnitNs: []float64{1, 2}}
+	static := simulate.Run(c, impls.Partitioners()[0], 2, m)
+	if want := (c[n] - c[n/2]) * 2; static.MakespanNs != want {
+		t.Errorf("static with units 1 and 2: makespan %g; want the slower worker's half, %g", static.MakespanNs, want)
+	}
+	balanced := c.Total() / (1.0/1 + 1.0/2) // both busy to the end
+	if d := simulate.Run(c, impls.Partitioners()[1], 2, m); d.MakespanNs > 1.02*balanced || d.MakespanNs < balanced {
+		t.Errorf("dynamic with units 1 and 2: makespan %g; want within 2%% above %g, the two speeds together", d.MakespanNs, balanced)
+	}
+	if one := simulate.Run(c, impls.Partitioners()[0], 1, m); one.MakespanNs != c.Total() {
+		t.Errorf("one worker with units 1 and 2: makespan %g; want %g, at the first unit", one.MakespanNs, c.Total())
+	}
+}
+
 func TestOverheadsAreCharged(t *testing.T) {
 	c := costsOf(t, "uniform", 1_000)
 	free := simulate.Model{UnitNs: 1}
@@ -165,8 +186,9 @@ func TestCalibrateUnit(t *testing.T) {
 	}
 }
 
-// TestValidation: each measured repetition is checked against a simulation with the unit of
-// the trial made just before it; a check holds the median of the errors. A machine that drifts
+// TestValidation: each measured repetition is checked against a simulation with the units of
+// the trial made just before it, each worker at its goroutine's; a check holds the median of
+// the errors. A machine that drifts
 // from one repetition to the next passes when each repetition matches its own trial; a model
 // off by half fails; a disturbed check does not count; a cell whose repetitions and trials do
 // not pair up is not checked.
@@ -187,10 +209,20 @@ func TestValidation(t *testing.T) {
 		return r.MakespanNs
 	}
 	units := []float64{1, 3, 1.5, 2.5, 2} // the machine drifts; pairs shifted by one would be off by 27% or more
+	// reps are repetitions off times the prediction, each after a trial whose goroutines ran
+	// at u (static: at u and 2u, and a static split waits for the slower).
 	reps := func(impl string, k int, off float64, others float64) simulate.Repetitions {
-		r := simulate.Repetitions{UnitNs: units, OtherLoad: others}
+		r := simulate.Repetitions{OtherLoad: others}
 		for _, u := range units {
-			r.TimesNs = append(r.TimesNs, off*predicted(impl, k, u))
+			figures, slowest := []float64{u}, u
+			if k == 2 {
+				figures = []float64{u, u}
+				if impl == "static" {
+					figures, slowest = []float64{u, 2 * u}, 2*u
+				}
+			}
+			r.UnitNs = append(r.UnitNs, figures)
+			r.TimesNs = append(r.TimesNs, off*predicted(impl, k, slowest))
 		}
 		return r
 	}
@@ -236,6 +268,36 @@ func TestValidation(t *testing.T) {
 	}
 	if line := s.ValidationLine(); !strings.HasPrefix(line, "simulator validation INCONCLUSIVE: all 5") {
 		t.Errorf("every check disturbed: ValidationLine() = %q; want INCONCLUSIVE", line)
+	}
+}
+
+// TestWorkloadTakes: takes are calibrated on a range of the workload's length, for every
+// partitioner and number of goroutines; a workload's predictions, and its validation, charge
+// its own takes instead of the machine's.
+func TestWorkloadTakes(t *testing.T) {
+	takes := simulate.CalibrateTakes(1000, 2)
+	for _, p := range impls.Partitioners() {
+		if ts := takes[p.Name]; len(ts) != 2 || !(ts[0] > 0 && ts[1] > 0) {
+			t.Errorf("CalibrateTakes(1000, 2)[%s] = %v; want 2 positive costs", p.Name, ts)
+		}
+	}
+	c := costsOf(t, "uniform", 1_000)
+	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
+	free := simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, []int{2})
+	m.TakeNs = map[string][]float64{"dynamic": {1000, 1000}}
+	dear := simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, []int{2})
+	a, _ := free.Prediction("dynamic", 2)
+	b, _ := dear.Prediction("dynamic", 2)
+	if b.MakespanNs < a.MakespanNs+8*1000 {
+		t.Errorf("dynamic with 1 µs takes: makespan %g; want at least %g, 8 takes a worker more", b.MakespanNs, a.MakespanNs+8*1000)
+	}
+	s := &simulate.Study{Machine: simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}, Workers: []int{2}, Tolerance: 0.15}
+	s.Workloads = []simulate.Workload{dear}
+	s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		return simulate.Repetitions{TimesNs: []float64{b.MakespanNs}, UnitNs: [][]float64{{1, 1}}}, impl == "dynamic"
+	})
+	if len(s.Checks) != 1 || s.Checks[0].Error != 0 {
+		t.Errorf("validation of dynamic with the workload's takes: %+v; want one check with error 0", s.Checks)
 	}
 }
 

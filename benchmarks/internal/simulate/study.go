@@ -31,6 +31,10 @@ type Workload struct {
 	RestartNs float64 `json:"restart_ns"`
 	// UnitTrialsNs[k-1] are the calibration trials that UnitNs[k-1] was chosen from, in order.
 	UnitTrialsNs [][]float64 `json:"unit_trials_ns,omitempty"`
+	// Machine holds the machine's costs as this workload's predictions charge them: the takes
+	// on a range of its length (see CalibrateTakes), and the start, fork and join timed during
+	// its rounds (see Calibrator.ForkJoin), where the caller calibrated them.
+	Machine Machine `json:"machine"`
 	// SpinRatio is UnitNs[0] over the time of a Spin iteration: how far the workload's cost
 	// model is from its nominal unit on this machine (1 for a perfect model).
 	SpinRatio   float64  `json:"spin_ratio"`
@@ -65,25 +69,31 @@ const Disturbed = 0.25
 // disturbed reports whether c's measurement was disturbed by others.
 func (c Check) disturbed() bool { return c.OtherLoad > Disturbed }
 
-// Predict simulates every partitioner on every worker count, charging restartNs per restart,
+// Predict simulates every partitioner on every worker count, charging restartNs per restart
+// and the costs of m (which the caller may have calibrated for this workload, see
+// CalibrateTakes and Calibrator.ForkJoin; it is kept as the Workload's Machine),
 // with the unit cost for
 // min(workers, len(unit)) busy cores: beyond the cores that calibration could use, the cost
 // of a unit is assumed to stay as it was with all of them busy. Efficiency refers to the
 // sequential time, the total cost at unit[0].
 func Predict(name string, c Costs, calls int, unit []float64, restartNs float64, m Machine, workers []int) Workload {
-	w := Workload{Name: name, N: c.Len(), Calls: calls, UnitNs: unit, RestartNs: restartNs, SpinRatio: unit[0] / m.SpinNs}
+	w := Workload{Name: name, N: c.Len(), Calls: calls, UnitNs: unit, RestartNs: restartNs, Machine: m, SpinRatio: unit[0] / m.SpinNs}
 	for _, k := range workers {
 		u := unit[min(k, len(unit))-1]
 		for _, p := range impls.Partitioners() {
-			w.Predictions = append(w.Predictions, w.run(c, p, k, u, m))
+			w.Predictions = append(w.Predictions, w.run(c, p, k, []float64{u}))
 		}
 	}
 	return w
 }
 
-// run simulates partitioner p on k workers over w's costs c, with unitNs per cost unit.
-func (w Workload) run(c Costs, p impls.Partitioner, k int, unitNs float64, m Machine) Result {
-	model := m.Model(p.Name, k, unitNs)
+// run simulates partitioner p on k workers over w's costs c, with w's Machine, worker j at
+// unitNs[j mod len(unitNs)] per cost unit.
+func (w Workload) run(c Costs, p impls.Partitioner, k int, unitNs []float64) Result {
+	model := w.Machine.Model(p.Name, k, mean(unitNs))
+	if len(unitNs) > 1 {
+		model.WorkerUnitNs = unitNs
+	}
 	model.RestartNs = w.RestartNs
 	model.SeqNs = c.Total() * w.UnitNs[0]
 	return Run(c, p, k, model)
@@ -104,18 +114,21 @@ func (w Workload) Prediction(p string, k int) (Result, bool) {
 // with the calibration trial made just before it with as many goroutines as the
 // implementation's workers (see Calibrator.TrialWith).
 type Repetitions struct {
-	TimesNs   []float64 // each repetition's time per call, in order
-	UnitNs    []float64 // UnitNs[i] is the figure of the trial made just before TimesNs[i]
-	OtherLoad float64   // CPUs others (processes, the host) kept busy meanwhile; -1 if unknown
+	TimesNs []float64 // each repetition's time per call, in order
+	// UnitNs[i] holds the figures of the goroutines of the trial made just before TimesNs[i]
+	// (see Calibrator.TrialWith), one per worker.
+	UnitNs    [][]float64
+	OtherLoad float64 // CPUs others (processes, the host) kept busy meanwhile; -1 if unknown
 }
 
 // Validate checks the predictions for 1 and 2 workers against measurements: measured returns
 // the repetitions of an implementation on a workload ("sequential" for 1 worker, where pfor
 // runs inline; a partitioner's name for 2) and reports whether it ran; costs returns a
-// workload's prefix costs. Each repetition is predicted by simulating it with the unit of its
-// own trial, so that the check compares the model with the machine as it was at that moment:
-// on the project's VM the speed of one loop moves by a factor of two within seconds, in
-// states that last a second or more (see Calibrator).
+// workload's prefix costs. Each repetition is predicted by simulating it with the units of its
+// own trial, each worker at its goroutine's, so that the check compares the model with the
+// machine as it was at that moment: on the project's VM the speed of one loop moves by a
+// factor of two in states that last a second or more, and one core may be slower than the
+// other (see Calibrator).
 func (s *Study) Validate(costs func(workload string) Costs, measured func(workload, impl string, workers int) (Repetitions, bool)) {
 	s.Checks = nil
 	check := func(w Workload, c Costs, p impls.Partitioner, impl string, k int) {
@@ -125,7 +138,10 @@ func (s *Study) Validate(costs func(workload string) Costs, measured func(worklo
 		}
 		var pred, errs []float64
 		for i, t := range reps.TimesNs {
-			r := w.run(c, p, k, reps.UnitNs[i], s.Machine)
+			if len(reps.UnitNs[i]) != k {
+				return
+			}
+			r := w.run(c, p, k, reps.UnitNs[i])
 			pred = append(pred, r.MakespanNs)
 			errs = append(errs, r.MakespanNs/t-1)
 		}
