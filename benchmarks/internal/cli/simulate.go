@@ -91,6 +91,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		}
 		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(wm.Model("dynamic", procs, 0).TakeNs), wm, o.Workers)
 		sw.UnitTrialsNs = cal.Trials()
+		sw.RestartTrialsNs = cal.RestartTrials()
 		s.Workloads = append(s.Workloads, sw)
 	}
 	s.Validate(func(wl string) simulate.Costs { return costs[wl] }, func(wl, impl string, k int) (simulate.Repetitions, bool) {

@@ -31,6 +31,9 @@ type Workload struct {
 	RestartNs float64 `json:"restart_ns"`
 	// UnitTrialsNs[k-1] are the calibration trials that UnitNs[k-1] was chosen from, in order.
 	UnitTrialsNs [][]float64 `json:"unit_trials_ns,omitempty"`
+	// RestartTrialsNs are the restart trials' figures that RestartNs comes from, in order,
+	// each with its chunk's take (see Calibrator.RestartNs).
+	RestartTrialsNs []float64 `json:"restart_trials_ns,omitempty"`
 	// Machine holds the machine's costs as this workload's predictions charge them: the takes
 	// on a range of its length (see CalibrateTakes), and the start, fork and join timed during
 	// its rounds (see Calibrator.ForkJoin), where the caller calibrated them.
