@@ -1,0 +1,200 @@
+package simulate
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+	"github.com/stealkit/stealkit/internal/workload"
+	"github.com/stealkit/stealkit/partition"
+)
+
+// Machine holds the workload-independent costs, measured by micro-benchmarks on this machine.
+type Machine struct {
+	SpinNs float64 `json:"spin_ns"` // one Spin iteration
+	// TakeNs[p][k-1] is one Next of partitioner p while k goroutines call Next on one run
+	// as fast as they can, k = 1..Procs: it includes contention on shared cursors.
+	TakeNs  map[string][]float64 `json:"take_ns"`
+	StealNs float64              `json:"steal_ns"` // one successful steal, uncontended
+	FailNs  float64              `json:"fail_ns"`  // one steal attempt on an empty victim
+	// StartNs, ForkNs and JoinNs time a pfor call on 2 workers (see forkJoinTimes): from the call
+	// to the caller's first item, from the call to the helper's first item, and from the
+	// last item's end to the call's return; medians.
+	StartNs float64 `json:"start_ns"`
+	ForkNs  float64 `json:"fork_ns"`
+	JoinNs  float64 `json:"join_ns"`
+	Procs   int     `json:"procs"` // GOMAXPROCS during calibration
+}
+
+// Model returns the model for partitioner p on workers workers, for a workload whose cost
+// unit takes unitNs. Take costs are the ones measured with min(workers, Procs) goroutines.
+// The caller's slot starts after StartNs, the helpers' after ForkNs, and the call returns
+// JoinNs after the last slot ends, as measured on 2 workers.
+func (m Machine) Model(p string, workers int, unitNs float64) Model {
+	take := 0.0
+	if t := m.TakeNs[p]; len(t) > 0 {
+		take = t[min(workers, len(t))-1]
+	}
+	return Model{UnitNs: unitNs, TakeNs: take, StealNs: m.StealNs, FailNs: m.FailNs, StartNs: m.StartNs, ForkNs: m.ForkNs, JoinNs: m.JoinNs}
+}
+
+// minTrial is how long one timed trial of a calibration lasts at least.
+const minTrial = 5 * time.Millisecond
+
+// CalibrateMachine measures the costs of Machine. It takes about a second.
+func CalibrateMachine() Machine {
+	m := Machine{TakeNs: map[string][]float64{}, Procs: runtime.GOMAXPROCS(0)}
+	m.SpinNs = best(func() (time.Duration, float64) {
+		const iters = 1 << 20
+		t0 := time.Now()
+		sink = workload.Spin(sink, iters)
+		return time.Since(t0), iters
+	})
+	// The fork-join calls are timed in batches between the other micro-benchmarks, so that
+	// a stretch of a few milliseconds in which the host is slow to run a vCPU (helpers then
+	// took 64 µs to start instead of 2) spoils one batch, not the median.
+	var fj forkJoinTimes
+	fj.batch()
+	for _, p := range impls.Partitioners() {
+		fj.batch()
+		m.TakeNs[p.Name] = takes(p, 1<<20, m.Procs)
+	}
+	m.StealNs = max(0, best(stealOnce)-m.TakeNs["stealing"][0])
+	fj.batch()
+	m.FailNs = best(failedSteals)
+	fj.batch()
+	m.StartNs, m.ForkNs, m.JoinNs = fj.medians()
+	return m
+}
+
+// sink keeps the calibration's Spin results alive.
+var sink float64
+
+// best repeats trial until it has run for minTrial at least 5 times, and returns the lowest
+// time per unit that a trial reported: (elapsed, units).
+func best(trial func() (time.Duration, float64)) float64 {
+	lowest := math.Inf(1)
+	var total time.Duration
+	for i := 0; i < 5 || total < minTrial; i++ {
+		d, units := trial()
+		total += d
+		lowest = min(lowest, float64(d.Nanoseconds())/units)
+	}
+	return lowest
+}
+
+// typical is best with the median trial instead of the fastest, over at least 15 trials and
+// 3·minTrial: with goroutines contending, trials spread widely (stealing's take with 2
+// goroutines: a median of 112 ns in one calibration, 187 in another, over 5 trials).
+func typical(trial func() (time.Duration, float64)) float64 {
+	var per []float64
+	var total time.Duration
+	for i := 0; i < 15 || total < 3*minTrial; i++ {
+		d, units := trial()
+		total += d
+		per = append(per, float64(d.Nanoseconds())/units)
+	}
+	slices.Sort(per)
+	return per[len(per)/2]
+}
+
+// CalibrateTakes returns the cost of a take of each partitioner on a range of n items, with
+// k = 1..procs goroutines taking at once, as Machine.TakeNs. A take costs more or less on a
+// short range than on the 2^20 items of the machine's calibration: with 2 goroutines on
+// tiny's 1,000 items, about 180 ns against 120-160 for stealing, whose runs there steal and
+// measure more often, and 23 ns against 65 for dynamic, whose 16 chunks end the contention
+// early.
+func CalibrateTakes(n, procs int) map[string][]float64 {
+	t := map[string][]float64{}
+	for _, p := range impls.Partitioners() {
+		t[p.Name] = takes(p, n, procs)
+	}
+	return t
+}
+
+// takes returns the cost of one take of p on a range of n items with k = 1..procs goroutines
+// taking at once (see drain).
+func takes(p impls.Partitioner, n, procs int) []float64 {
+	var t []float64
+	for k := 1; k <= procs; k++ {
+		trial := func() (time.Duration, float64) { return drain(p.New(nil), n, k) }
+		// Alone, the fastest trial is the undisturbed cost; with others, the fastest is
+		// the one where they happened not to overlap, so the typical trial counts.
+		pick := best
+		if k > 1 {
+			pick = typical
+		}
+		t = append(t, pick(trial))
+	}
+	return t
+}
+
+// drain starts runs of p over n items with k workers, each driven by its own goroutine that
+// calls Next as fast as it can until it reports no more work, for a millisecond in all, and
+// returns the time the goroutines spent in their Next loops, added up, and the number of
+// Next calls. The goroutines start their loops together, so that with k > 1 they contend for
+// the whole run, as the workers of a loop over a cheap body do. Start is not timed: its cost
+// is paid once per call, not per take.
+func drain(p partition.Partitioner, n, k int) (time.Duration, float64) {
+	var spent, calls atomic.Int64
+	t0 := time.Now()
+	for time.Since(t0) < time.Millisecond {
+		run := p.Start(0, n, k)
+		var ready, done sync.WaitGroup
+		var start atomic.Bool
+		ready.Add(k)
+		for w := range k {
+			done.Go(func() {
+				ready.Done()
+				for !start.Load() {
+					runtime.Gosched() // let the others, and the goroutine that starts them, run
+				}
+				c := int64(1)
+				t := time.Now()
+				for _, _, ok := run.Next(w); ok; _, _, ok = run.Next(w) {
+					c++
+				}
+				spent.Add(int64(time.Since(t)))
+				calls.Add(c)
+			})
+		}
+		ready.Wait()
+		start.Store(true) // releases the k loops at once
+		done.Wait()
+	}
+	return time.Duration(spent.Load()), float64(calls.Load())
+}
+
+// stealOnce times the Next calls of a worker that steals every time: worker 1 takes its
+// whole block at once (the grain is larger than any block), then each Next steals a quarter
+// of worker 0's remaining items and takes all of them.
+func stealOnce() (time.Duration, float64) {
+	run := partition.StealingWith(partition.StealingOptions{Grain: 1 << 30}).Start(0, 1<<20, 2).(partition.StealingRun)
+	run.Next(1)
+	t0 := time.Now()
+	calls := 0
+	for {
+		before := run.Counts(1).Steals
+		if _, _, ok := run.Next(1); !ok || run.Counts(1).Steals == before {
+			break
+		}
+		calls++
+	}
+	return time.Since(t0), float64(max(calls, 1))
+}
+
+// failedSteals times Next on an empty run of 8 workers: each call tries the 7 others twice.
+func failedSteals() (time.Duration, float64) {
+	const workers, calls = 8, 1000
+	run := partition.Stealing().Start(0, 0, workers).(partition.StealingRun)
+	t0 := time.Now()
+	for range calls {
+		run.Next(0)
+	}
+	d := time.Since(t0)
+	return d, float64(max(run.Counts(0).FailedSteals, 1))
+}

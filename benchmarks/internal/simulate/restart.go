@@ -1,0 +1,178 @@
+package simulate
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+)
+
+// RestartTrial makes one trial of the cost of a restart with procs goroutines (see
+// RestartNs), if procs is 2 or more.
+func (cal *Calibrator) RestartTrial() {
+	if k := len(cal.plans); k >= 2 {
+		cal.restart = append(cal.restart, cal.restartTrial(k))
+		cal.inst.Reset()
+	}
+}
+
+// restartChunk is the length of the chunks of a restart trial: dynamic's chunks.
+const restartChunk = impls.DynamicChunk
+
+// restartTrial runs k goroutines over the whole range twice, calls times each: once in
+// contiguous parts, goroutine g the g-th k-th of the range, and once taking chunks of
+// restartChunk items in order from a shared cursor, as dynamic's workers do, in an order that
+// alternates from trial to trial. It returns what a chunk of the second pass cost beyond the
+// same items in the first: (CPU time of the cursor pass - CPU time of the contiguous pass),
+// all goroutines together, over the chunks. The figure includes each chunk's take from the
+// cursor (see RestartNs). Both passes run the same items, so the figure does not depend on
+// how well the workload's cost model or the calibration's samples describe them.
+//
+// Why a shared cursor and not a fixed assignment (goroutine g the chunks g, g+k, ...): a
+// cursor keeps the goroutines in lock-step on neighbouring chunks, each writing next to the
+// lines the other is writing and its prefetchers fetching, and that is what makes dynamic's
+// chunks expensive on a memory-bound loop. BenchmarkRestartPattern measures it on saxpy at a
+// quarter of its size, 2 goroutines (20 passes, 3 runs): contiguous halves 4.4-4.7 ms, a fixed
+// assignment 7.2-7.7 ms, the shared cursor 14.3-15.2 ms, dynamic through pfor 14.8-15.4 ms.
+func (cal *Calibrator) restartTrial(k int) float64 {
+	n := cal.inst.Len()
+	chunks := (n + restartChunk - 1) / restartChunk
+	contiguous := func(g int) {
+		for range cal.calls {
+			cal.inst.Chunk(g*n/k, (g+1)*n/k)
+		}
+	}
+	waited := make([]time.Duration, k)
+	cursor := func(g int) {
+		var w time.Duration
+		for call := range cal.calls {
+			c := &cal.cursors[call]
+			for j := int(c.next.Add(1) - 1); j < chunks; j = int(c.next.Add(1) - 1) {
+				cal.inst.Chunk(j*restartChunk, min(n, (j+1)*restartChunk))
+			}
+			if call+1 < cal.calls {
+				// Calls end together, as a loop's end at its join: the next call's chunks
+				// are the same items. The wait is not a chunk's cost. It is taken out of
+				// the pass in the pass's own clock, the thread's CPU time where there is
+				// one: a thread descheduled while it waits spends less CPU time than the
+				// wall clock shows, and taking out the wall time made tiny's restarts
+				// negative, down to -8.7 µs per chunk.
+				t := time.Now()
+				cpu0, cpuOK := threadCPU()
+				c.arrived.Add(1)
+				for c.arrived.Load() < int64(k) {
+					runtime.Gosched()
+				}
+				if cpu1, ok := threadCPU(); cpuOK && ok {
+					w += cpu1 - cpu0
+				} else {
+					w += time.Since(t)
+				}
+			}
+		}
+		waited[g] = w
+	}
+	var cont, curs time.Duration
+	if len(cal.restart)%2 == 0 {
+		cont, curs = totalTime(k, contiguous), totalTime(k, cursor)
+	} else {
+		curs, cont = totalTime(k, cursor), totalTime(k, contiguous)
+	}
+	for _, w := range waited {
+		curs -= w
+	}
+	for i := range cal.cursors {
+		cal.cursors[i].next.Store(0)
+		cal.cursors[i].arrived.Store(0)
+	}
+	return float64((curs - cont).Nanoseconds()) / float64(chunks*cal.calls)
+}
+
+// threadTimes runs pass(g) on k goroutines, g = 0..k-1, each locked to its thread so that
+// the thread's CPU time is the goroutine's, and returns the CPU time of each (wall time
+// where the platform cannot tell; see threadCPU).
+func threadTimes(k int, pass func(g int)) []time.Duration {
+	spent := make([]time.Duration, k)
+	var wg sync.WaitGroup
+	for g := range k {
+		wg.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			w0 := time.Now()
+			cpu0, cpuOK := threadCPU()
+			pass(g)
+			d := time.Since(w0)
+			if cpu1, ok := threadCPU(); cpuOK && ok && cpu1 > cpu0 {
+				d = cpu1 - cpu0
+			}
+			spent[g] = d
+		})
+	}
+	wg.Wait()
+	return spent
+}
+
+// totalTime returns the CPU time of k goroutines running pass, added up (see threadTimes).
+func totalTime(k int, pass func(g int)) time.Duration {
+	var total time.Duration
+	for _, d := range threadTimes(k, pass) {
+		total += d
+	}
+	return total
+}
+
+// restartCursor is the shared cursor of a restart trial's call, and the count of goroutines
+// done with the call, on a cache line of their own.
+type restartCursor struct {
+	_       [64]byte
+	next    atomic.Int64
+	arrived atomic.Int64
+	_       [48]byte
+}
+
+// RestartNs returns what a chunk that does not continue its worker's previous range costs
+// beyond its items, with 2 or more workers: the median of the trials' figures, or 0 if there
+// were none (one core) or the median is within the noise of the measurement. It is the cost
+// of a new memory stream (the hardware prefetchers must find it again, and its first cache
+// lines and pages come from farther away) next to another core's (see restartTrial). A
+// workload that streams memory, like saxpy, pays it on every one of dynamic's 64-item
+// chunks; one that computes in registers, like the Spin loops, does not.
+//
+// A trial's chunk also pays its take from the shared cursor, which the model charges apart,
+// as the take of the partitioner (takeNs, the cost of one take with as many goroutines
+// contending, see Machine.TakeNs); RestartNs subtracts it, so that a model that charges both
+// charges a dynamic chunk what the trials measured.
+//
+// The noise: a restart figure is a difference of two times of whole passes, so the spread of
+// the passes' times carries over to it. For a workload whose chunks of 64 items take
+// milliseconds (mandelbrot's rows) that swamps any restart, and the figures fall on either
+// side of the take. So the median counts only if at least three quarters of the trials found
+// a chunk dearer than its take (see restartFrom); otherwise RestartNs reports 0.
+func (cal *Calibrator) RestartNs(takeNs float64) float64 {
+	return restartFrom(cal.restart, takeNs)
+}
+
+// restartFrom returns the restart cost from the restart trials' figures and the take that
+// each figure includes: the lower median less the take, if at least three quarters of the
+// figures exceed the take (a sign test: with six trials of noise alone, five or more on one
+// side come up 11% of the time, 21 or more of 30 trials 2%), and 0 otherwise or without
+// figures.
+func restartFrom(figures []float64, takeNs float64) float64 {
+	above := 0
+	for _, f := range figures {
+		if f > takeNs {
+			above++
+		}
+	}
+	if len(figures) == 0 || 4*above < 3*len(figures) {
+		return 0
+	}
+	return lowerMedian(figures) - takeNs
+}
+
+// RestartTrials returns the figure of every restart trial so far, in order, each with its
+// chunk's take (see RestartNs).
+func (cal *Calibrator) RestartTrials() []float64 { return slices.Clone(cal.restart) }

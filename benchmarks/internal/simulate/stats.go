@@ -1,0 +1,33 @@
+package simulate
+
+import "slices"
+
+// median returns the middle value of xs (which it sorts).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+// lowerMedian returns the median of xs, the lower of the two middle values for an even count;
+// xs is not empty and is not modified.
+func lowerMedian(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[(len(s)-1)/2]
+}
+
+// mean returns the mean of the positive values of xs, or 0 if there is none (no item has a
+// cost: the unit does not matter).
+func mean(xs []float64) float64 {
+	sum, m := 0.0, 0
+	for _, x := range xs {
+		if x > 0 {
+			sum += x
+			m++
+		}
+	}
+	if m == 0 {
+		return 0
+	}
+	return sum / float64(m)
+}
