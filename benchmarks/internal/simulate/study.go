@@ -3,7 +3,6 @@ package simulate
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/stealkit/stealkit/benchmarks/internal/impls"
@@ -166,17 +165,6 @@ func (s *Study) Validate(costs func(workload string) Costs, measured func(worklo
 			check(w, c, p, p.Name, 2)
 		}
 	}
-}
-
-// middle returns the median of xs, not empty, as the runner takes it: the mean of the two
-// middle values of an even count. xs is not modified.
-func middle(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // Failed returns the undisturbed checks whose error exceeds the tolerance.
