@@ -133,14 +133,15 @@ func TestOverheadsAreCharged(t *testing.T) {
 // TestRestarts: a restart is charged for each range that does not continue its worker's
 // previous one. Static gives each worker one block, so its two workers pay one restart each,
 // at the same time; dynamic hands its 64-item chunks out in turn, so nearly every chunk is a
-// restart.
+// restart. Guided's chunks shrink to one item at the end, and a chunk under 64 items pays its
+// share of a restart: its 39 chunks, 19 of them under 64 items, cost about 8 restarts, not 16.
 func TestRestarts(t *testing.T) {
 	c := costsOf(t, "uniform", 64_000) // 1000 chunks of 64 for dynamic
 	const restart = 1000
 	for _, tc := range []struct {
 		partitioner string
 		least, most float64 // bounds on the added makespan, in restarts
-	}{{"static", 1, 1}, {"dynamic", 400, 500}} {
+	}{{"static", 1, 1}, {"dynamic", 400, 500}, {"guided", 6, 11}} {
 		var p impls.Partitioner
 		for _, q := range impls.Partitioners() {
 			if q.Name == tc.partitioner {
@@ -154,6 +155,19 @@ func TestRestarts(t *testing.T) {
 		}
 		if one := simulate.Run(c, p, 1, simulate.Model{UnitNs: 1, RestartNs: restart}); one.MakespanNs != c.Total() {
 			t.Errorf("%s, 1 worker: makespan %g with restarts; want %g, the inline run's, which has none", tc.partitioner, one.MakespanNs, c.Total())
+		}
+	}
+}
+
+// TestRestartCost: a restart is measured on 64-item chunks; a range as long or longer pays
+// all of it, a shorter one its share.
+func TestRestartCost(t *testing.T) {
+	for _, tc := range []struct {
+		items int
+		want  float64
+	}{{64, 1000}, {6400, 1000}, {32, 500}, {16, 250}, {1, 1000.0 / 64}} {
+		if got := simulate.RestartCost(1000, tc.items); got != tc.want {
+			t.Errorf("restartCost(1000, %d items) = %g; want %g", tc.items, got, tc.want)
 		}
 	}
 }
