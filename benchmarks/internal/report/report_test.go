@@ -161,7 +161,7 @@ func TestWriteStudyAndNoise(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"static: makespan", "auto: makespan", "each repetition predicted with the unit of the calibration trial made just before it", "simulator validation FAIL: 1 of 2", "burning 0.98 cores"} {
+	for _, want := range []string{"static: makespan", "auto: makespan", "each repetition predicted with the units of the calibration trials made just before and after it", "simulator validation FAIL: 1 of 2", "burning 0.98 cores"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

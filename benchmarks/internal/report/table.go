@@ -109,7 +109,7 @@ func WriteStudy(w io.Writer, s *simulate.Study) error {
 		}
 	}
 	if len(s.Checks) > 0 {
-		fmt.Fprintln(w, "\nvalidation (per call; each repetition predicted with the unit of the calibration trial made just before it;\npredicted and measured: the medians; error: the median of the repetitions' errors):")
+		fmt.Fprintln(w, "\nvalidation (per call; each repetition predicted with the units of the calibration trials made just before and after it;\npredicted and measured: the medians; error: the median of the repetitions' errors):")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "workload\tpartitioner\tworkers\tpredicted\tmeasured\terror\tothers' CPUs\t")
 		for _, c := range s.Checks {

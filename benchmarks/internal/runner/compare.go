@@ -33,6 +33,11 @@ type Config struct {
 	// warm-up's included), outside the timing, with the cell's implementation and workers:
 	// the simulator makes there the calibration trial that the repetition is checked against.
 	BeforeRepetition func(impl string, workers int)
+	// AfterRepetition, if not nil, is called after each repetition of each cell (the
+	// warm-up's included), outside the timing, with the cell's implementation and workers:
+	// the simulator makes there a second trial, so that each repetition has one on either
+	// side and a change of the machine's speed in between shows.
+	AfterRepetition func(impl string, workers int)
 }
 
 // Result is one cell of the comparison: an implementation on a workload with a number of
@@ -154,6 +159,9 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 				c.run(inst)
 			}
 			d := time.Since(t0)
+			if cfg.AfterRepetition != nil {
+				cfg.AfterRepetition(c.res.Impl, c.res.Workers)
+			}
 			if got := inst.Checksum(); got != want {
 				return nil, fmt.Errorf("runner: %s with %s, %d workers: checksum %#x; want %#x (the sequential run's)", w.Name, c.res.Impl, c.res.Workers, got, want)
 			}

@@ -78,8 +78,9 @@ func TestCompare(t *testing.T) {
 }
 
 // TestCompareCallsItsHooks: BeforeRound runs before each round, the warm-up's included, and
-// BeforeRepetition before each cell's repetition in the round, with the cell's implementation
-// and workers, so that a calibration trial made there is next to the repetition it goes with.
+// BeforeRepetition and AfterRepetition on either side of each cell's repetition in the round,
+// with the cell's implementation and workers, so that calibration trials made there are next
+// to the repetition they go with.
 func TestCompareCallsItsHooks(t *testing.T) {
 	w, _ := workloads.ByName("uniform")
 	var events []string
@@ -87,13 +88,14 @@ func TestCompareCallsItsHooks(t *testing.T) {
 		Workloads: []workloads.Workload{w}, Impls: pickImpls(t, "static", "dynamic"), Workers: []int{2}, N: 100, Repeat: 2,
 		BeforeRound:      func() { events = append(events, "round") },
 		BeforeRepetition: func(impl string, k int) { events = append(events, fmt.Sprintf("%s/%d", impl, k)) },
+		AfterRepetition:  func(impl string, k int) { events = append(events, fmt.Sprintf("after %s/%d", impl, k)) },
 	}
 	if _, err := runner.Compare(cfg); err != nil {
 		t.Fatal(err)
 	}
 	var want []string
 	for range 1 + cfg.Repeat {
-		want = append(want, "round", "sequential/1", "static/2", "dynamic/2")
+		want = append(want, "round", "sequential/1", "after sequential/1", "static/2", "after static/2", "dynamic/2", "after dynamic/2")
 	}
 	if !slices.Equal(events, want) {
 		t.Errorf("hooks called as %v; want %v", events, want)

@@ -315,6 +315,40 @@ func TestWorkloadTakes(t *testing.T) {
 	}
 }
 
+// TestValidationBrackets: a repetition with a trial on either side is predicted with the mean
+// of the two simulations, so a machine that changed speed during it, from a unit of 1 to 2,
+// is checked against 1.5; its drift is recorded. A cell whose after-trials do not pair up with
+// its repetitions is not checked.
+func TestValidationBrackets(t *testing.T) {
+	c := costsOf(t, "uniform", 1_000)
+	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
+	s := &simulate.Study{Machine: m, Workers: []int{2}, Tolerance: 0.15}
+	s.Workloads = []simulate.Workload{simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, s.Workers)}
+	at := func(u float64) float64 {
+		r, _ := simulate.Predict("uniform", c, 1, []float64{u, u}, 0, m, []int{2}).Prediction("dynamic", 2)
+		return r.MakespanNs
+	}
+	s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		r := simulate.Repetitions{TimesNs: []float64{at(1.5), at(1.5), at(1.5)},
+			UnitNs:      [][]float64{{1, 1}, {1, 1}, {1, 1}},
+			AfterUnitNs: [][]float64{{2, 2}, {2, 2}, {2, 2}}}
+		if impl == "guided" {
+			r.AfterUnitNs = r.AfterUnitNs[1:]
+		}
+		return r, impl == "dynamic" || impl == "guided"
+	})
+	if len(s.Checks) != 1 {
+		t.Fatalf("checks %+v; want one, for dynamic (guided's trials do not pair up)", s.Checks)
+	}
+	ch := s.Checks[0]
+	if math.Abs(ch.Error) > 1e-9 || ch.PredictedNs != (at(1)+at(2))/2 {
+		t.Errorf("dynamic, units 1 before and 2 after, measured at 1.5: predicted %g, error %g; want %g, 0", ch.PredictedNs, ch.Error, (at(1)+at(2))/2)
+	}
+	if want := at(2)/at(1) - 1; len(ch.Drifts) != 3 || math.Abs(ch.Drifts[0]-want) > 1e-9 {
+		t.Errorf("drifts %v; want 3 of %g", ch.Drifts, want)
+	}
+}
+
 func TestFormatNs(t *testing.T) {
 	for _, tc := range []struct {
 		ns   float64
