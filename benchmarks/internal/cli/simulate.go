@@ -91,8 +91,9 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 			}
 			pm.End()
 		}
-		wm := s.Machine // with the takes on a range of this workload's length, and its fork-join
+		wm := s.Machine // with the takes on a range of this workload's length, its call and its fork-join
 		wm.TakeNs = simulate.CalibrateTakes(n, procs)
+		wm.CallNs = simulate.CalibrateCall(inst)
 		if start, fork, join, ok := cal.ForkJoin(); ok {
 			wm.StartNs, wm.ForkNs, wm.JoinNs = start, fork, join
 		}

@@ -2,8 +2,10 @@ package simulate
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stealkit/stealkit/benchmarks/internal/workloads"
+	"github.com/stealkit/stealkit/internal/workload"
 )
 
 // TestForkJoinBatches: each batch of timed calls adds one median per figure, all positive,
@@ -71,5 +73,34 @@ func TestCalibratorForkJoin(t *testing.T) {
 	one.ForkJoinBatch()
 	if _, _, _, ok := one.ForkJoin(); ok {
 		t.Errorf("ForkJoin with 1 proc reports a figure: pfor runs 1 worker inline")
+	}
+}
+
+// TestCalibrateCall: a workload whose every Chunk call waits 2 µs, whatever its length, costs
+// 2 µs a call; one whose calls cost next to nothing, next to nothing.
+func TestCalibrateCall(t *testing.T) {
+	const each = 2 * time.Microsecond
+	if got := CalibrateCall(&chunkCost{n: 1000, each: each}); got < 0.9*float64(each) || got > 2*float64(each) {
+		t.Errorf("CalibrateCall with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
+	}
+	if got := CalibrateCall(&chunkCost{n: 1000}); got > 200 {
+		t.Errorf("CalibrateCall with free calls = %.0f ns; want next to nothing", got)
+	}
+	if got := CalibrateCall(&chunkCost{}); got != 0 {
+		t.Errorf("CalibrateCall with no items = %g; want 0", got)
+	}
+}
+
+// chunkCost is an instance of n items whose Chunk waits each, whatever its length.
+type chunkCost struct {
+	workload.Instance
+	n    int
+	each time.Duration
+}
+
+func (c *chunkCost) Len() int { return c.n }
+func (c *chunkCost) Reset()   {}
+func (c *chunkCost) Chunk(lo, hi int) {
+	for t := time.Now(); time.Since(t) < c.each; {
 	}
 }

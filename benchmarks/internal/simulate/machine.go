@@ -27,7 +27,10 @@ type Machine struct {
 	StartNs float64 `json:"start_ns"`
 	ForkNs  float64 `json:"fork_ns"`
 	JoinNs  float64 `json:"join_ns"`
-	Procs   int     `json:"procs"` // GOMAXPROCS during calibration
+	// CallNs is what handing a range to the body costs beyond its items, where the caller
+	// calibrated it for a workload (see CalibrateCall); 0 otherwise.
+	CallNs float64 `json:"call_ns,omitempty"`
+	Procs  int     `json:"procs"` // GOMAXPROCS during calibration
 }
 
 // Model returns the model for partitioner p on workers workers, for a workload whose cost
@@ -39,7 +42,7 @@ func (m Machine) Model(p string, workers int, unitNs float64) Model {
 	if t := m.TakeNs[p]; len(t) > 0 {
 		take = t[min(workers, len(t))-1]
 	}
-	return Model{UnitNs: unitNs, TakeNs: take, StealNs: m.StealNs, FailNs: m.FailNs, StartNs: m.StartNs, ForkNs: m.ForkNs, JoinNs: m.JoinNs}
+	return Model{UnitNs: unitNs, TakeNs: take, StealNs: m.StealNs, FailNs: m.FailNs, CallNs: m.CallNs, StartNs: m.StartNs, ForkNs: m.ForkNs, JoinNs: m.JoinNs}
 }
 
 // minTrial is how long one timed trial of a calibration lasts at least.

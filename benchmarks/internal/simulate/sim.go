@@ -49,6 +49,9 @@ type Model struct {
 	TakeNs       float64 // a Next that takes from the worker's own range or the shared cursor
 	StealNs      float64 // a successful steal, in addition to the take that follows it
 	FailNs       float64 // one steal attempt that finds nothing
+	// CallNs is charged for each call of the body: each range a worker gets, or each piece
+	// of it where the worker processes it in pieces (see CalibrateCall).
+	CallNs float64
 	// RestartNs is charged for each range a worker gets that does not start where its
 	// previous range ended: the cost of a new memory stream (see Calibrator.RestartNs). It is
 	// measured on chunks of restartChunk items; a shorter range pays its share of it, in
@@ -119,10 +122,10 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	}
 	busy := make([]float64, workers)
 	cur := make([]piecewise, workers)                // the range each worker is processing, piece by piece
-	charge := func(w int) func(lo, hi int) float64 { // charges items [lo, hi) to worker w
+	charge := func(w int) func(lo, hi int) float64 { // charges a call of the body over [lo, hi) to worker w
 		u := unit(w)
 		return func(lo, hi int) float64 {
-			t := (c[hi] - c[lo]) * u
+			t := (c[hi]-c[lo])*u + m.CallNs
 			busy[w] += t
 			return t
 		}

@@ -135,6 +135,18 @@ func TestOverheadsAreCharged(t *testing.T) {
 // at the same time; dynamic hands its 64-item chunks out in turn, so nearly every chunk is a
 // restart. Guided's chunks shrink to one item at the end, and a chunk under 64 items pays its
 // share of a restart: its 39 chunks, 19 of them under 64 items, cost about 8 restarts, not 16.
+// partitionerNamed returns the partitioner of impls.Partitioners with that name.
+func partitionerNamed(t *testing.T, name string) impls.Partitioner {
+	t.Helper()
+	for _, q := range impls.Partitioners() {
+		if q.Name == name {
+			return q
+		}
+	}
+	t.Fatalf("no partitioner %q", name)
+	return impls.Partitioner{}
+}
+
 func TestRestarts(t *testing.T) {
 	c := costsOf(t, "uniform", 64_000) // 1000 chunks of 64 for dynamic
 	const restart = 1000
@@ -142,12 +154,7 @@ func TestRestarts(t *testing.T) {
 		partitioner string
 		least, most float64 // bounds on the added makespan, in restarts
 	}{{"static", 1, 1}, {"dynamic", 400, 500}, {"guided", 6, 11}} {
-		var p impls.Partitioner
-		for _, q := range impls.Partitioners() {
-			if q.Name == tc.partitioner {
-				p = q
-			}
-		}
+		p := partitionerNamed(t, tc.partitioner)
 		a := simulate.Run(c, p, 2, simulate.Model{UnitNs: 1})
 		b := simulate.Run(c, p, 2, simulate.Model{UnitNs: 1, RestartNs: restart})
 		if d := (b.MakespanNs - a.MakespanNs) / restart; d < tc.least || d > tc.most {
@@ -155,6 +162,24 @@ func TestRestarts(t *testing.T) {
 		}
 		if one := simulate.Run(c, p, 1, simulate.Model{UnitNs: 1, RestartNs: restart}); one.MakespanNs != c.Total() {
 			t.Errorf("%s, 1 worker: makespan %g with restarts; want %g, the inline run's, which has none", tc.partitioner, one.MakespanNs, c.Total())
+		}
+	}
+}
+
+// TestCallsAreCharged: each call of the body costs CallNs. Static hands each of 2 workers one
+// range, one call each, at the same time; dynamic's 1000 chunks of 64 are 500 calls a worker.
+func TestCallsAreCharged(t *testing.T) {
+	c := costsOf(t, "uniform", 64_000)
+	const call = 1000
+	for _, tc := range []struct {
+		partitioner string
+		least, most float64 // bounds on the added makespan, in calls
+	}{{"static", 1, 1}, {"dynamic", 490, 510}} {
+		p := partitionerNamed(t, tc.partitioner)
+		a := simulate.Run(c, p, 2, simulate.Model{UnitNs: 1})
+		b := simulate.Run(c, p, 2, simulate.Model{UnitNs: 1, CallNs: call})
+		if d := (b.MakespanNs - a.MakespanNs) / call; d < tc.least || d > tc.most {
+			t.Errorf("%s, 2 workers: a call cost of %d ns added %g calls to the makespan; want %g to %g", tc.partitioner, call, d, tc.least, tc.most)
 		}
 	}
 }
