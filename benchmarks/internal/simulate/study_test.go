@@ -1,0 +1,170 @@
+package simulate_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+	"github.com/stealkit/stealkit/benchmarks/internal/simulate"
+)
+
+// TestValidation: each measured repetition is checked against a simulation with the units of
+// the trial made just before it, each worker at its goroutine's; a check holds the median of
+// the errors. A machine that drifts
+// from one repetition to the next passes when each repetition matches its own trial; a model
+// off by half fails; a disturbed check does not count; a cell whose repetitions and trials do
+// not pair up is not checked.
+func TestValidation(t *testing.T) {
+	c := costsOf(t, "uniform", 1_000)
+	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
+	s := &simulate.Study{Machine: m, Workers: []int{1, 2, 4}, Tolerance: 0.15}
+	s.Workloads = append(s.Workloads, simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, s.Workers))
+	if got := len(s.Workloads[0].Predictions); got != 3*len(impls.Partitioners()) {
+		t.Fatalf("%d predictions; want one per worker count and partitioner", got)
+	}
+	// predicted is the simulated time of impl on k workers with unit u.
+	predicted := func(impl string, k int, u float64) float64 {
+		if impl == "sequential" {
+			impl = "static"
+		}
+		r, _ := simulate.Predict("uniform", c, 1, []float64{u, u}, 0, m, []int{k}).Prediction(impl, k)
+		return r.MakespanNs
+	}
+	units := []float64{1, 3, 1.5, 2.5, 2} // the machine drifts; pairs shifted by one would be off by 27% or more
+	// reps are repetitions off times the prediction, each after a trial whose goroutines ran
+	// at u (static: at u and 2u, and a static split waits for the slower).
+	reps := func(impl string, k int, off float64, others float64) simulate.Repetitions {
+		r := simulate.Repetitions{OtherLoad: others}
+		for _, u := range units {
+			figures, slowest := []float64{u}, u
+			if k == 2 {
+				figures = []float64{u, u}
+				if impl == "static" {
+					figures, slowest = []float64{u, 2 * u}, 2*u
+				}
+			}
+			r.UnitNs = append(r.UnitNs, figures)
+			r.TimesNs = append(r.TimesNs, off*predicted(impl, k, slowest))
+		}
+		return r
+	}
+	costs := func(w string) simulate.Costs { return c }
+	s.Validate(costs, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		switch impl {
+		case "dynamic":
+			return reps(impl, k, 2, 0), true // off by half, undisturbed: fails
+		case "guided":
+			return reps(impl, k, 3, 0.5), true // off, but disturbed: not counted
+		case "stealing":
+			r := reps(impl, k, 1, 0)
+			r.UnitNs = r.UnitNs[1:] // a trial missing: no check
+			return r, true
+		}
+		return reps(impl, k, 1.1, -1), true // each repetition within, load unknown: counted
+	})
+	if len(s.Checks) != 5 {
+		t.Fatalf("%d checks; want 1 at 1 worker and 4 at 2 (none for stealing)", len(s.Checks))
+	}
+	seq := s.Checks[0]
+	if seq.Partitioner != "inline" || seq.Workers != 1 || math.Abs(seq.Error-(1/1.1-1)) > 1e-9 ||
+		seq.PredictedNs != predicted("sequential", 1, 2) || seq.MeasuredNs != 1.1*predicted("sequential", 1, 2) {
+		t.Errorf("1-worker check %+v; want inline, error %.4f, the medians of the predictions and times", seq, 1/1.1-1)
+	}
+	for i, e := range seq.RepetitionErrors {
+		if math.Abs(e-(1/1.1-1)) > 1e-9 || len(seq.RepetitionErrors) != len(units) {
+			t.Errorf("1-worker check: repetition %d of %v has error %g; want %d errors of %.4f", i, seq.RepetitionErrors, e, len(units), 1/1.1-1)
+		}
+	}
+	bad := s.Failed()
+	if len(bad) != 1 || bad[0].Partitioner != "dynamic" || math.Abs(bad[0].Error+0.5) > 1e-9 {
+		t.Errorf("Failed() = %+v; want dynamic alone, error -50%%", bad)
+	}
+	line := s.ValidationLine()
+	for _, want := range []string{"simulator validation FAIL: 3 of 4 undisturbed", "1 more measured while others (processes, the host)", "outside: uniform/dynamic w=2"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("ValidationLine() = %q; want it to contain %q", line, want)
+		}
+	}
+	for i := range s.Checks {
+		s.Checks[i].OtherLoad = 1
+	}
+	if line := s.ValidationLine(); !strings.HasPrefix(line, "simulator validation INCONCLUSIVE: all 5") {
+		t.Errorf("every check disturbed: ValidationLine() = %q; want INCONCLUSIVE", line)
+	}
+}
+
+// TestWorkloadTakes: takes are calibrated on a range of the workload's length, for every
+// partitioner and number of goroutines; a workload's predictions, and its validation, charge
+// its own takes instead of the machine's.
+func TestWorkloadTakes(t *testing.T) {
+	takes := simulate.CalibrateTakes(1000, 2)
+	for _, p := range impls.Partitioners() {
+		if ts := takes[p.Name]; len(ts) != 2 || !(ts[0] > 0 && ts[1] > 0) {
+			t.Errorf("CalibrateTakes(1000, 2)[%s] = %v; want 2 positive costs", p.Name, ts)
+		}
+	}
+	c := costsOf(t, "uniform", 1_000)
+	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
+	free := simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, []int{2})
+	m.TakeNs = map[string][]float64{"dynamic": {1000, 1000}}
+	dear := simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, []int{2})
+	a, _ := free.Prediction("dynamic", 2)
+	b, _ := dear.Prediction("dynamic", 2)
+	if b.MakespanNs < a.MakespanNs+8*1000 {
+		t.Errorf("dynamic with 1 µs takes: makespan %g; want at least %g, 8 takes a worker more", b.MakespanNs, a.MakespanNs+8*1000)
+	}
+	s := &simulate.Study{Machine: simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}, Workers: []int{2}, Tolerance: 0.15}
+	s.Workloads = []simulate.Workload{dear}
+	s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		return simulate.Repetitions{TimesNs: []float64{b.MakespanNs}, UnitNs: [][]float64{{1, 1}}}, impl == "dynamic"
+	})
+	if len(s.Checks) != 1 || s.Checks[0].Error != 0 {
+		t.Errorf("validation of dynamic with the workload's takes: %+v; want one check with error 0", s.Checks)
+	}
+}
+
+// TestValidationBrackets: a repetition with a trial on either side is predicted with the mean
+// of the two simulations, so a machine that changed speed during it, from a unit of 1 to 2,
+// is checked against 1.5; its drift is recorded. A cell whose after-trials do not pair up with
+// its repetitions is not checked.
+func TestValidationBrackets(t *testing.T) {
+	c := costsOf(t, "uniform", 1_000)
+	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
+	s := &simulate.Study{Machine: m, Workers: []int{2}, Tolerance: 0.15}
+	s.Workloads = []simulate.Workload{simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, s.Workers)}
+	at := func(u float64) float64 {
+		r, _ := simulate.Predict("uniform", c, 1, []float64{u, u}, 0, m, []int{2}).Prediction("dynamic", 2)
+		return r.MakespanNs
+	}
+	s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		r := simulate.Repetitions{TimesNs: []float64{at(1.5), at(1.5), at(1.5)},
+			UnitNs:      [][]float64{{1, 1}, {1, 1}, {1, 1}},
+			AfterUnitNs: [][]float64{{2, 2}, {2, 2}, {2, 2}}}
+		if impl == "guided" {
+			r.AfterUnitNs = r.AfterUnitNs[1:]
+		}
+		return r, impl == "dynamic" || impl == "guided"
+	})
+	if len(s.Checks) != 1 {
+		t.Fatalf("checks %+v; want one, for dynamic (guided's trials do not pair up)", s.Checks)
+	}
+	ch := s.Checks[0]
+	if math.Abs(ch.Error) > 1e-9 || ch.PredictedNs != (at(1)+at(2))/2 {
+		t.Errorf("dynamic, units 1 before and 2 after, measured at 1.5: predicted %g, error %g; want %g, 0", ch.PredictedNs, ch.Error, (at(1)+at(2))/2)
+	}
+	if want := at(2)/at(1) - 1; len(ch.Drifts) != 3 || math.Abs(ch.Drifts[0]-want) > 1e-9 {
+		t.Errorf("drifts %v; want 3 of %g", ch.Drifts, want)
+	}
+}
+
+func TestFormatNs(t *testing.T) {
+	for _, tc := range []struct {
+		ns   float64
+		want string
+	}{{0, "0.00ns"}, {12.345, "12.3ns"}, {999, "999ns"}, {1000, "1.00µs"}, {45_678, "45.7µs"}, {2.5e6, "2.50ms"}, {3.21e9, "3.21s"}} {
+		if got := simulate.FormatNs(tc.ns); got != tc.want {
+			t.Errorf("FormatNs(%g) = %q; want %q", tc.ns, got, tc.want)
+		}
+	}
+}
