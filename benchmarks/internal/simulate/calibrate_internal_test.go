@@ -77,13 +77,14 @@ func TestCalibratorForkJoin(t *testing.T) {
 }
 
 // TestCalibrateCall: a workload whose every Chunk call waits 2 µs, whatever its length, costs
-// 2 µs a call; one whose calls cost next to nothing, next to nothing.
+// 2 µs a call; one whose Chunk returns at once, next to nothing (37 to 49 ns with the race
+// detector, which instruments each call).
 func TestCalibrateCall(t *testing.T) {
 	const each = 2 * time.Microsecond
 	if got := CalibrateCall(&chunkCost{n: 1000, each: each}); got < 0.9*float64(each) || got > 2*float64(each) {
 		t.Errorf("CalibrateCall with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
 	}
-	if got := CalibrateCall(&chunkCost{n: 1000}); got > 200 {
+	if got := CalibrateCall(&chunkCost{n: 1000}); got > 400 {
 		t.Errorf("CalibrateCall with free calls = %.0f ns; want next to nothing", got)
 	}
 	if got := CalibrateCall(&chunkCost{}); got != 0 {
@@ -91,7 +92,8 @@ func TestCalibrateCall(t *testing.T) {
 	}
 }
 
-// chunkCost is an instance of n items whose Chunk waits each, whatever its length.
+// chunkCost is an instance of n items whose Chunk waits each, whatever its length, or returns
+// at once if each is 0.
 type chunkCost struct {
 	workload.Instance
 	n    int
@@ -101,6 +103,9 @@ type chunkCost struct {
 func (c *chunkCost) Len() int { return c.n }
 func (c *chunkCost) Reset()   {}
 func (c *chunkCost) Chunk(lo, hi int) {
+	if c.each == 0 {
+		return
+	}
 	for t := time.Now(); time.Since(t) < c.each; {
 	}
 }
