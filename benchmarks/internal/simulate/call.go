@@ -15,10 +15,11 @@ import (
 //
 // A call costs more than the jump into the body: the loop over a range of a few items ends in
 // a branch the predictor misses, and the work of the next range does not start until the call
-// returns. On tiny it is about 9 ns: a pass in 3-item Chunk calls took 32.1 µs against 29.3 in
-// one call (one goroutine, the medians of 41 interleaved rounds), and count-based stealing
-// hands tiny's workers 3-item ranges, 167 of them a call each. pfor's own work per range (its
-// checks for a stop and for sleeping workers, about 5 ns) is not in the figure.
+// returns. On tiny it is 6.7 to 10.6 ns (the ten runs of RESULTS.md), and a pass in
+// 3-item Chunk calls took 32.1 µs against 29.3 in one call (one goroutine, the medians of 41
+// interleaved rounds); count-based stealing hands tiny's workers 3-item ranges, 167 of them a
+// call each. pfor's own work per range (its checks for a stop and for sleeping workers, a few
+// ns) is not in the figure.
 func CalibrateCall(inst workload.Instance) float64 {
 	defer inst.Reset()
 	body := inst.Chunk // a function value, as pfor's body
