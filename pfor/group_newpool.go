@@ -100,7 +100,6 @@ func (p *Pool) Close() {
 // Once every Run has returned and every Group has been waited for, the
 // Spawned counts and the Ran counts have the same sum.
 func (p *Pool) Stats() PoolStats {
-	now := time.Since(p.tasks.start)
 	vs := *p.tasks.victims.Load()
 	s := PoolStats{Policy: p.tasks.policy, Workers: make([]PoolWorkerStats, len(vs))}
 	for i, w := range vs {
@@ -111,7 +110,7 @@ func (p *Pool) Stats() PoolStats {
 			Ran:      pw.ran.Load(),
 			Migrated: pw.migrated.Load(),
 			Moved:    pw.moved.Load(),
-			Idle:     pw.idleTime(now),
+			Idle:     pw.idleTime(p.tasks),
 		}
 	}
 	return s

@@ -285,11 +285,14 @@ func (pw *policyWorker) idleStop(p *taskPool) {
 	pw.idle.Store(pw.idle.Load() + 1 + int64(time.Since(p.start)))
 }
 
-// idleTime returns the worker's idle time up to now (since the pool started).
-func (pw *policyWorker) idleTime(now time.Duration) time.Duration {
+// idleTime returns the worker's idle time up to the instant of the call. The clock is read
+// after the word: read before it, it could precede the start S of an idle period that began
+// in between, and now+T-S came out below T, negative for a worker's first period (a Stats
+// call under the race detector once gave -27µs).
+func (pw *policyWorker) idleTime(p *taskPool) time.Duration {
 	v := pw.idle.Load()
 	if v < 0 {
-		return now + time.Duration(v+1)
+		return time.Since(p.start) + time.Duration(v+1)
 	}
 	return time.Duration(v)
 }
