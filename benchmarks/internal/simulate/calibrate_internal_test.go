@@ -49,8 +49,8 @@ func TestRestartFrom(t *testing.T) {
 		{"two of six at or under the take", []float64{230, 180, 260, 30, 10, 240}, 0},
 		{"none", nil, 0},
 	} {
-		if got := restartFrom(tc.figures, take); got != tc.want {
-			t.Errorf("%s: restartFrom(%v, %d) = %g; want %g", tc.name, tc.figures, take, got, tc.want)
+		if got := excessOver(tc.figures, take); got != tc.want {
+			t.Errorf("%s: excessOver(%v, %d) = %g; want %g", tc.name, tc.figures, take, got, tc.want)
 		}
 	}
 }

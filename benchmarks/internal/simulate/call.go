@@ -11,7 +11,7 @@ import (
 // Chunk per item, through a function value as pfor calls a body, in callRounds rounds that
 // alternate which comes first, and the figure of a round is the difference over the items.
 // It counts, as RestartNs does, if at least three quarters of the rounds found the calls
-// dearer (see restartFrom), and is 0 otherwise.
+// dearer (see excessOver), and is 0 otherwise.
 //
 // A call costs more than the jump into the body: the loop over a range of a few items ends in
 // a branch the predictor misses, and the work of the next range does not start until the call
@@ -59,7 +59,7 @@ func CalibrateCall(inst workload.Instance) float64 {
 		}
 		figures = append(figures, float64((a-b).Nanoseconds())/float64(items))
 	}
-	return restartFrom(figures, 0) // the sign test of the restart, against no cost at all
+	return excessOver(figures, 0)
 }
 
 // callPass is about how long the sample of CalibrateCall takes in one call, and callRounds

@@ -150,27 +150,9 @@ type restartCursor struct {
 // the passes' times carries over to it. For a workload whose chunks of 64 items take
 // milliseconds (mandelbrot's rows) that swamps any restart, and the figures fall on either
 // side of the take. So the median counts only if at least three quarters of the trials found
-// a chunk dearer than its take (see restartFrom); otherwise RestartNs reports 0.
+// a chunk dearer than its take (see excessOver); otherwise RestartNs reports 0.
 func (cal *Calibrator) RestartNs(takeNs float64) float64 {
-	return restartFrom(cal.restart, takeNs)
-}
-
-// restartFrom returns the restart cost from the restart trials' figures and the take that
-// each figure includes: the lower median less the take, if at least three quarters of the
-// figures exceed the take (a sign test: with six trials of noise alone, five or more on one
-// side come up 11% of the time, 21 or more of 30 trials 2%), and 0 otherwise or without
-// figures.
-func restartFrom(figures []float64, takeNs float64) float64 {
-	above := 0
-	for _, f := range figures {
-		if f > takeNs {
-			above++
-		}
-	}
-	if len(figures) == 0 || 4*above < 3*len(figures) {
-		return 0
-	}
-	return lowerMedian(figures) - takeNs
+	return excessOver(cal.restart, takeNs)
 }
 
 // RestartTrials returns the figure of every restart trial so far, in order, each with its
