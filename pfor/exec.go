@@ -32,7 +32,6 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 		return inline(lo, hi, c, body)
 	}
 	j := &job{
-		run:   c.partitioner().Start(lo, hi, c.workers),
 		body:  body,
 		slots: int32(c.workers),
 		wake:  make(chan struct{}, 1),
@@ -49,8 +48,22 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 	if ctx != nil {
 		j.ctx, j.halt = ctx, ctx.Done()
 	}
+	if lagging() && c.adapts() { // helpers lag: start on the caller alone (see lag.go)
+		thePool.grow(c.workers - 1)
+		lo = j.lead(lo, hi, now()+int64(lazyDelay))
+		if lo == hi || j.stop.Load() {
+			return j.result(c)
+		}
+	}
+	j.run = c.partitioner().Start(lo, hi, c.workers)
 	thePool.post(j, c.workers-1)
 	j.drive()
+	return j.result(c)
+}
+
+// result fills in the caller's Stats, if it asked for them, and returns
+// what the finished job returns: see execute.
+func (j *job) result(c config) error {
 	fillStats(c, j.run, j.stats)
 	if j.panic != nil {
 		panic(j.panic)

@@ -93,3 +93,9 @@ func (c config) partitioner() partition.Partitioner {
 	}
 	return c.part
 }
+
+// adapts reports whether the call's batches are the partitioner's to size,
+// with no promise made about them: Auto's, with no grain set. Only such calls
+// start on the caller alone while helpers lag (see lag.go); the others hand
+// out the ranges their partitioner and grain promise.
+func (c config) adapts() bool { return c.grain == 0 && c.part.Name() == "auto" }

@@ -49,12 +49,8 @@ var thePool pool
 // post makes j visible to helpers, starting helpers up to want and waking
 // parked ones, one per slot that helpers could take.
 func (p *pool) post(j *job, want int) {
-	want = min(want, maxHelpers)
 	p.mu.Lock()
-	for p.helpers < want {
-		p.helpers++
-		go p.helper(p.helpers)
-	}
+	p.growLocked(want)
 	p.jobs = append(p.jobs, j)
 	p.gen.Add(1)
 	for range min(int(j.slots)-1, len(p.idle)) {
@@ -63,6 +59,22 @@ func (p *pool) post(j *job, want int) {
 		ch <- struct{}{} // buffered: never blocks
 	}
 	p.mu.Unlock()
+}
+
+// grow starts helpers up to want, as post does, without posting a job: a
+// call that starts on the caller alone grows the pool as any other call, so
+// that the widest call starts the helpers (see lag.go).
+func (p *pool) grow(want int) {
+	p.mu.Lock()
+	p.growLocked(want)
+	p.mu.Unlock()
+}
+
+func (p *pool) growLocked(want int) {
+	for p.helpers < min(want, maxHelpers) {
+		p.helpers++
+		go p.helper(p.helpers)
+	}
 }
 
 // retire removes j once all its slots are claimed.
