@@ -6,7 +6,7 @@ import (
 )
 
 // lead runs [lo, hi) on the caller's goroutine alone, as worker 0, in
-// batches sized to take about leadBatch each, until the range is done, the
+// batches that start at one item and grow to take about leadBatch each, until the range is done, the
 // job stops or the clock passes deadline, and returns where it stopped. A
 // panic in the body stops the job, as in runSlot.
 func (j *job) lead(lo, hi int, deadline int64) (next int) {
@@ -22,7 +22,7 @@ func (j *job) lead(lo, hi int, deadline int64) (next int) {
 	if j.stats != nil {
 		ws = &j.stats.workers[0].WorkerStats
 	}
-	batch, t := 16, now()
+	batch, t := 1, now() // the items' cost is not known yet: one may take long
 	for lo < hi && t < deadline {
 		if j.stopped() {
 			return lo
@@ -34,8 +34,8 @@ func (j *job) lead(lo, hi int, deadline int64) (next int) {
 		}
 		t1 := now()
 		// The next batch takes about leadBatch at the speed of this one,
-		// and is at most twice as long.
-		batch = int(min(max(int64(end-lo)*int64(leadBatch)/max(t1-t, 1), 1), 2*int64(batch), 1<<16))
+		// and has at most four times as many items.
+		batch = int(min(max(int64(end-lo)*int64(leadBatch)/max(t1-t, 1), 1), 4*int64(batch), 1<<16))
 		lo, t = end, t1
 	}
 	return lo
