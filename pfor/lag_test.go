@@ -39,6 +39,22 @@ func TestLaggingShortCallRunsOnTheCaller(t *testing.T) {
 	}
 }
 
+// TestLaggingStartsWithOneItem: the caller's first batch is one item, as
+// the items' cost is not known yet: were each to take 10 ms, a batch of 16
+// would run 160 ms before any helper came in.
+func TestLaggingStartsWithOneItem(t *testing.T) {
+	pfor.SetLagging(t, true)
+	var first atomic.Int64
+	pfor.Chunks(0, 1000, func(lo, hi int) {
+		if lo == 0 {
+			first.Store(int64(hi))
+		}
+	}, pfor.WithWorkers(4))
+	if first.Load() != 1 {
+		t.Errorf("the first chunk was [0, %d); want [0, 1)", first.Load())
+	}
+}
+
 // TestLaggingKeepsPromisedRanges: calls whose partitioner promises its
 // ranges (static blocks, dynamic chunks of a fixed size) hand them out as
 // promised while lagging; only the default's batches start on the caller.
