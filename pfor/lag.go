@@ -51,7 +51,7 @@ const (
 	lazyDelay    = 100 * time.Microsecond // how long a lagging call runs on the caller alone
 	minLagWindow = 20 * time.Millisecond  // how long a first sign keeps the pool lagging
 	maxLagWindow = time.Second            // the longest it keeps it lagging
-	lagAgain     = 3 * sampleEvery        // a sign this soon after the lagging ends continues it
+	lagAgain     = 5 * sampleEvery        // a sign this soon after the lagging ends continues it
 )
 
 var lag struct {
