@@ -1,6 +1,7 @@
 package pfor
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -9,8 +10,7 @@ import (
 // Lagging helpers.
 //
 // When the process has more busy threads than the machine has free cores (a
-// neighbour process burning a core, or more Ps than cores), the operating
-// system shares cores between threads in slices of 0.1 ms to a few ms. A
+// neighbour process burning a core), the operating system shares cores between threads in slices of 0.1 ms to a few ms. A
 // helper whose thread is off its core while it holds a batch holds up the
 // call until it runs again, and a helper that spins between calls takes a
 // share of a core from the caller. That costs little to a call of
@@ -20,14 +20,23 @@ import (
 //
 // The sign of it is the process's count of involuntary context switches (a
 // thread taken off its core while it could still run). On the project's
-// 2-core machine, with that loop on both cores, it grew by 0.1-0.2 per ms
-// with nothing else running and by 5.0-5.9 per ms with a process burning a
-// core; with 2 to 8 spinning threads per core and nothing else, by 0.6-0.8
-// per ms. So every parallel call looks at the count once sampleEvery has
-// passed since the last look, and two looks in a row that each see it grow
-// by lagMin or more, at lagRate per ms or more, put the pool in the lagging
-// state. (One fast look alone is not enough: a garbage collection or a
-// hiccup of the host makes bursts of 15-50 switches now and then.)
+// 2-core machine, with that loop called back to back, it grew per 10 ms by
+// 1 (median; 4 at the 99th percentile) with nothing else running, by 12
+// (29 at the 90th) beside a process that ran 20 µs bursts on 8% of a core,
+// and by 76 (96 at the 90th) beside a process burning a core. Beside the
+// bursts the loop was still faster in parallel than sequentially (26
+// against 35 µs a call); beside the burner it was not (51 against 33 µs).
+// So every parallel call looks at the count once sampleEvery has passed
+// since the last look, and two looks in a row that each see it grow at
+// lagRate per ms and per P or more put the pool in the lagging state. (One
+// fast look alone is not enough: a garbage collection or a hiccup of the
+// host makes a burst now and then.) Per P: on a machine of many cores, one
+// core taken by a neighbour makes as many switches as on two, and there a
+// call on the caller alone would give up far more than it saves.
+//
+// Not seen: cores shared in steady turns of a few ms, as with a burner on
+// every core or more busy Ps than cores, make few switches (2 to 8 spinning
+// threads per core made 0.6-0.8 per ms here), and calls keep their helpers.
 //
 // The state lasts minLagWindow. Helpers that still lag when it ends (a sign
 // within lagAgain of its end) make the next one twice as long, up to
@@ -46,8 +55,7 @@ import (
 // Where the count is not available (see switches), calls never lag.
 const (
 	sampleEvery  = 10 * time.Millisecond  // the shortest interval between two looks at the count
-	lagRate      = 0.5                    // involuntary switches per ms that mean helpers lag
-	lagMin       = 5                      // and at least as many in the interval
+	lagRate      = 2                      // involuntary switches per ms and per P that mean helpers lag
 	lazyDelay    = 100 * time.Microsecond // how long a lagging call runs on the caller alone
 	minLagWindow = 20 * time.Millisecond  // how long a first sign keeps the pool lagging
 	maxLagWindow = time.Second            // the longest it keeps it lagging
@@ -97,7 +105,7 @@ func lookAtSwitches(t int64) {
 	}
 	if lag.at != 0 {
 		grew, ms := n-lag.seen, float64(t-lag.at)/1e6
-		if grew < lagMin || float64(grew) < lagRate*ms {
+		if float64(grew) < lagRate*ms*float64(runtime.GOMAXPROCS(0)) {
 			lag.strikes = 0
 		} else if lag.strikes++; lag.strikes >= 2 {
 			// A sign soon after the last window ended means the lag goes on:

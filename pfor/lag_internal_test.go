@@ -1,6 +1,7 @@
 package pfor
 
 import (
+	"runtime"
 	"testing"
 	"time"
 )
@@ -26,6 +27,11 @@ func scriptLag(t *testing.T, count *int64, available bool) {
 
 const ms = int64(time.Millisecond)
 
+// fast is a growth of the count over 10 ms that is a sign (3 per ms and per P), and slow
+// one that is not (1 per ms and per P).
+func fast() int64 { return 30 * int64(runtime.GOMAXPROCS(0)) }
+func slow() int64 { return 10 * int64(runtime.GOMAXPROCS(0)) }
+
 // look advances the scripted count by grew and looks at it at clock t.
 func look(count *int64, grew, t int64) {
 	*count += grew
@@ -40,21 +46,21 @@ func TestLagNeedsTwoFastLooksInARow(t *testing.T) {
 	scriptLag(t, &count, true)
 	start := int64(time.Hour) // any clock reading after the package's start
 	look(&count, 0, start)
-	look(&count, 50, start+10*ms) // a burst
-	look(&count, 1, start+20*ms)  // then quiet
+	look(&count, fast(), start+10*ms) // a burst
+	look(&count, 1, start+20*ms)      // then quiet
 	if lag.until.Load() != 0 {
 		t.Fatalf("one fast look started the lagging state")
 	}
-	look(&count, 50, start+30*ms)
-	look(&count, 50, start+40*ms)
+	look(&count, fast(), start+30*ms)
+	look(&count, fast(), start+40*ms)
 	if got, want := lag.until.Load(), start+40*ms+int64(minLagWindow); got != want {
 		t.Fatalf("after two fast looks, lagging until %d; want %d (the look + minLagWindow)", got, want)
 	}
 }
 
-// TestLagNeedsRateAndCount: a look counts as fast only with at least lagMin
-// switches and at least lagRate per ms since the last look.
-func TestLagNeedsRateAndCount(t *testing.T) {
+// TestLagNeedsRate: a look counts as fast only if the count grew at lagRate per ms and per
+// P or more since the last look, however long ago that was.
+func TestLagNeedsRate(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		grew     int64 // switches per look
@@ -62,9 +68,9 @@ func TestLagNeedsRateAndCount(t *testing.T) {
 		lags     bool
 	}{
 		{"quiet", 1, 10 * ms, false},
-		{"under lagMin", lagMin - 1, 2 * ms, false},
-		{"under lagRate", 10, 100 * ms, false},
-		{"both", 10, 10 * ms, true},
+		{"under lagRate", slow(), 10 * ms, false},
+		{"at 3 per ms and per P", fast(), 10 * ms, true},
+		{"as many, over a longer time", fast(), 100 * ms, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var count int64
@@ -74,7 +80,8 @@ func TestLagNeedsRateAndCount(t *testing.T) {
 				look(&count, tc.grew, start+i*tc.interval)
 			}
 			if lags := lag.until.Load() != 0; lags != tc.lags {
-				t.Errorf("%d switches every %v: lagging %v; want %v", tc.grew, time.Duration(tc.interval), lags, tc.lags)
+				t.Errorf("%d switches every %v with GOMAXPROCS %d: lagging %v; want %v",
+					tc.grew, time.Duration(tc.interval), runtime.GOMAXPROCS(0), lags, tc.lags)
 			}
 		})
 	}
@@ -89,8 +96,8 @@ func TestLagWindowBacksOff(t *testing.T) {
 	clock := int64(time.Hour)
 	signAt := func(t int64) { // two fast looks ending at t
 		look(&count, 0, t-20*ms) // resets the strikes (0 switches)
-		look(&count, 50, t-10*ms)
-		look(&count, 50, t)
+		look(&count, fast(), t-10*ms)
+		look(&count, fast(), t)
 	}
 	want := int64(minLagWindow)
 	for range 8 {
@@ -113,7 +120,7 @@ func TestLagWindowBacksOff(t *testing.T) {
 func TestLagWithoutACount(t *testing.T) {
 	var count int64
 	scriptLag(t, &count, false)
-	look(&count, 50, int64(time.Hour))
+	look(&count, fast(), int64(time.Hour))
 	if lag.until.Load() != 0 || lag.next.Load() != 1<<63-1 {
 		t.Errorf("count unavailable: lagging until %d, next look at %d; want 0 and never", lag.until.Load(), lag.next.Load())
 	}
