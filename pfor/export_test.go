@@ -13,13 +13,13 @@ func Helpers() int {
 }
 
 // SetLagging puts the pool in the lagging state (see lag.go), or takes it out
-// of it, until the test ends; meanwhile the count of switches never shows a
+// of it, until the test ends; meanwhile the threads' waits never show a
 // sign of lagging. The test must not run in parallel with others.
 func SetLagging(t testing.TB, on bool) {
 	lag.mu.Lock()
 	defer lag.mu.Unlock()
-	saved := switches
-	switches = func() (int64, bool) { return 0, true }
+	saved := waits
+	waits = func() (int64, bool) { return 0, true }
 	lag.at, lag.strikes = 0, 0
 	lag.until.Store(0)
 	if on {
@@ -28,7 +28,7 @@ func SetLagging(t testing.TB, on bool) {
 	t.Cleanup(func() {
 		lag.mu.Lock()
 		defer lag.mu.Unlock()
-		switches = saved
+		waits = saved
 		lag.at, lag.strikes = 0, 0
 		lag.next.Store(0)
 		lag.until.Store(0)
@@ -36,5 +36,5 @@ func SetLagging(t testing.TB, on bool) {
 }
 
 // Lagging reports whether a call starting now would start on the caller
-// alone, looking at the count of switches if it is time to.
+// alone, looking at the threads' waits if it is time to.
 func Lagging() bool { return lagging() }

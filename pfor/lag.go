@@ -18,25 +18,26 @@ import (
 // a process burning one of two cores, a loop of 1,000 items of 10 ns called
 // back to back ran at half the speed of the sequential loop.
 //
-// The sign of it is the process's count of involuntary context switches (a
-// thread taken off its core while it could still run). On the project's
-// 2-core machine, with that loop called back to back, it grew per 10 ms by
-// 1 (median; 4 at the 99th percentile) with nothing else running, by 12
-// (29 at the 90th) beside a process that ran 20 µs bursts on 8% of a core,
-// and by 76 (96 at the 90th) beside a process burning a core. Beside the
-// bursts the loop was still faster in parallel than sequentially (26
-// against 35 µs a call); beside the burner it was not (51 against 33 µs).
-// So every parallel call looks at the count once sampleEvery has passed
-// since the last look, and two looks in a row that each see it grow at
-// lagRate per ms and per P or more put the pool in the lagging state. (One
-// fast look alone is not enough: a garbage collection or a hiccup of the
-// host makes a burst now and then.) Per P: on a machine of many cores, one
-// core taken by a neighbour makes as many switches as on two, and there a
-// call on the caller alone would give up far more than it saves.
-//
-// Not seen: cores shared in steady turns of a few ms, as with a burner on
-// every core or more busy Ps than cores, make few switches (2 to 8 spinning
-// threads per core made 0.6-0.8 per ms here), and calls keep their helpers.
+// The sign of it is how long the process's threads wait in the run queue
+// for a core (Linux's schedstat), per ms and per P. On the project's
+// 2-core machine, with that loop called back to back, it was 0.2% of the
+// time (median; 14% at the 90th percentile, 37% at the 99th) with nothing
+// else running, 2% (8% at the 90th) beside a process running 20 µs bursts
+// on 8% of a core, 35% (20% at the 10th percentile) beside a process
+// burning a core, and 22% (14% at the 10th) beside two processes running
+// 300 µs bursts on 75% of a core each. The loop was slower in parallel than
+// sequentially beside the burner (39 against 23 µs a call) and beside the
+// bursts (40 against 26 µs), and about as fast beside the light bursts. (The
+// count of involuntary context switches, tried first, rose with the light
+// bursts and not with the heavy ones.) So every parallel call looks at the
+// sum of the threads' waits once sampleEvery has passed since the last
+// look, and two looks in a row that each see it grow by lagWait of the time
+// per P or more put the pool in the lagging state. (One look alone is not
+// enough: a garbage collection or a hiccup of the host makes a burst now
+// and then.) Per P: on a machine of many cores, one core taken by a
+// neighbour makes one thread wait, and there a call on the caller alone
+// would give up far more than it saves. A look reads every thread's
+// schedstat, about 35 µs with a few threads: 0.4% of one core.
 //
 // The state lasts minLagWindow. Helpers that still lag when it ends (a sign
 // within lagAgain of its end) make the next one twice as long, up to
@@ -52,10 +53,11 @@ import (
 // long call still gets them, late by lazyDelay. Calls whose partitioner or
 // grain promises its ranges run as always.
 //
-// Where the count is not available (see switches), calls never lag.
+// Where the waits are not available (see waits; other systems than Linux),
+// calls never lag.
 const (
-	sampleEvery  = 10 * time.Millisecond  // the shortest interval between two looks at the count
-	lagRate      = 2                      // involuntary switches per ms and per P that mean helpers lag
+	sampleEvery  = 10 * time.Millisecond  // the shortest interval between two looks at the waits
+	lagWait      = 0.15                   // the fraction of the time per P the threads waited that means helpers lag
 	lazyDelay    = 100 * time.Microsecond // how long a lagging call runs on the caller alone
 	minLagWindow = 20 * time.Millisecond  // how long a first sign keeps the pool lagging
 	maxLagWindow = time.Second            // the longest it keeps it lagging
@@ -65,17 +67,18 @@ const (
 var lag struct {
 	until atomic.Int64 // clock (see now) until which calls start on the caller alone
 
-	next    atomic.Int64 // clock at which to look at the count again
+	next    atomic.Int64 // clock at which to look at the waits again
 	mu      sync.Mutex   // held by the goroutine looking; guards the fields below
 	at      int64        // clock at the last look, 0 before the first
-	seen    int64        // the count then
+	seen    int64        // the threads' waits then, ns
 	window  int64        // ns the last sign of lagging kept the pool lagging
-	strikes int          // looks in a row that saw the count grow fast
+	strikes int          // looks in a row that saw the waits grow fast
 }
 
-// switches returns the process's involuntary context switches so far, and
-// whether the count is available; a variable so that tests can inject one.
-var switches = involuntarySwitches
+// waits returns how long the process's threads have waited for a core so
+// far, in ns, and whether that is available; a variable so that tests can
+// inject one.
+var waits = runqueueWait
 
 var epoch = time.Now()
 
@@ -83,29 +86,28 @@ var epoch = time.Now()
 func now() int64 { return int64(time.Since(epoch)) }
 
 // lagging reports whether a call starting now should start on the caller
-// alone, after looking at the count of switches if it is time to.
+// alone, after looking at the threads' waits if it is time to.
 func lagging() bool {
 	t := now()
 	if t >= lag.next.Load() && lag.mu.TryLock() {
-		lookAtSwitches(t)
+		lookAtWaits(t)
 		lag.mu.Unlock()
 	}
 	return t < lag.until.Load()
 }
 
-// lookAtSwitches reads the count of switches at clock t and starts or
-// extends the lagging state if it grew fast enough since the last look.
-// lag.mu must be held.
-func lookAtSwitches(t int64) {
+// lookAtWaits reads the threads' waits at clock t and starts or extends the
+// lagging state if they grew fast enough since the last look. lag.mu must
+// be held.
+func lookAtWaits(t int64) {
 	lag.next.Store(t + int64(sampleEvery))
-	n, ok := switches()
+	n, ok := waits()
 	if !ok {
 		lag.next.Store(1<<63 - 1) // never look again
 		return
 	}
 	if lag.at != 0 {
-		grew, ms := n-lag.seen, float64(t-lag.at)/1e6
-		if float64(grew) < lagRate*ms*float64(runtime.GOMAXPROCS(0)) {
+		if grew := n - lag.seen; float64(grew) < lagWait*float64(t-lag.at)*float64(runtime.GOMAXPROCS(0)) {
 			lag.strikes = 0
 		} else if lag.strikes++; lag.strikes >= 2 {
 			// A sign soon after the last window ended means the lag goes on:

@@ -6,18 +6,18 @@ import (
 	"time"
 )
 
-// scriptLag replaces the count of switches with *count for the rest of the
-// test and clears the lagging state; the test then calls lookAtSwitches with
+// scriptLag replaces the threads' waits with *count (ns) for the rest of the
+// test and clears the lagging state; the test then calls lookAtWaits with
 // clock readings of its own.
 func scriptLag(t *testing.T, count *int64, available bool) {
 	lag.mu.Lock()
-	saved := switches
-	switches = func() (int64, bool) { return *count, available }
+	saved := waits
+	waits = func() (int64, bool) { return *count, available }
 	lag.at, lag.seen, lag.window, lag.strikes = 0, 0, 0, 0
 	lag.until.Store(0)
 	lag.next.Store(0)
 	t.Cleanup(func() {
-		switches = saved
+		waits = saved
 		lag.at, lag.seen, lag.window, lag.strikes = 0, 0, 0, 0
 		lag.until.Store(0)
 		lag.next.Store(0)
@@ -27,20 +27,20 @@ func scriptLag(t *testing.T, count *int64, available bool) {
 
 const ms = int64(time.Millisecond)
 
-// fast is a growth of the count over 10 ms that is a sign (3 per ms and per P), and slow
-// one that is not (1 per ms and per P).
-func fast() int64 { return 30 * int64(runtime.GOMAXPROCS(0)) }
-func slow() int64 { return 10 * int64(runtime.GOMAXPROCS(0)) }
+// fast is a growth of the waits over 10 ms that is a sign (30% of the time per P), and slow
+// one that is not (5% of the time per P).
+func fast() int64 { return 3 * ms * int64(runtime.GOMAXPROCS(0)) }
+func slow() int64 { return ms / 2 * int64(runtime.GOMAXPROCS(0)) }
 
-// look advances the scripted count by grew and looks at it at clock t.
+// look advances the scripted waits by grew and looks at them at clock t.
 func look(count *int64, grew, t int64) {
 	*count += grew
-	lookAtSwitches(t)
+	lookAtWaits(t)
 }
 
-// TestLagNeedsTwoFastLooksInARow: one burst of switches (a garbage
+// TestLagNeedsTwoFastLooksInARow: one burst of waiting (a garbage
 // collection, a host's hiccup) is not a sign; two looks in a row that see
-// the count grow at lagRate or more are.
+// the waits grow by lagWait of the time or more are.
 func TestLagNeedsTwoFastLooksInARow(t *testing.T) {
 	var count int64
 	scriptLag(t, &count, true)
@@ -58,18 +58,18 @@ func TestLagNeedsTwoFastLooksInARow(t *testing.T) {
 	}
 }
 
-// TestLagNeedsRate: a look counts as fast only if the count grew at lagRate per ms and per
+// TestLagNeedsRate: a look counts as fast only if the waits grew by lagWait of the time per
 // P or more since the last look, however long ago that was.
 func TestLagNeedsRate(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		grew     int64 // switches per look
+		grew     int64 // ns of waiting per look
 		interval int64 // ns between looks
 		lags     bool
 	}{
 		{"quiet", 1, 10 * ms, false},
-		{"under lagRate", slow(), 10 * ms, false},
-		{"at 3 per ms and per P", fast(), 10 * ms, true},
+		{"under lagWait", slow(), 10 * ms, false},
+		{"30% of the time per P", fast(), 10 * ms, true},
 		{"as many, over a longer time", fast(), 100 * ms, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,7 +80,7 @@ func TestLagNeedsRate(t *testing.T) {
 				look(&count, tc.grew, start+i*tc.interval)
 			}
 			if lags := lag.until.Load() != 0; lags != tc.lags {
-				t.Errorf("%d switches every %v with GOMAXPROCS %d: lagging %v; want %v",
+				t.Errorf("%d ns of waiting every %v with GOMAXPROCS %d: lagging %v; want %v",
 					tc.grew, time.Duration(tc.interval), runtime.GOMAXPROCS(0), lags, tc.lags)
 			}
 		})
@@ -115,13 +115,13 @@ func TestLagWindowBacksOff(t *testing.T) {
 	}
 }
 
-// TestLagWithoutACount: where the count is not available, calls never lag,
+// TestLagWithoutWaits: where the waits are not available, calls never lag,
 // and the pool stops looking.
-func TestLagWithoutACount(t *testing.T) {
+func TestLagWithoutWaits(t *testing.T) {
 	var count int64
 	scriptLag(t, &count, false)
 	look(&count, fast(), int64(time.Hour))
 	if lag.until.Load() != 0 || lag.next.Load() != 1<<63-1 {
-		t.Errorf("count unavailable: lagging until %d, next look at %d; want 0 and never", lag.until.Load(), lag.next.Load())
+		t.Errorf("waits unavailable: lagging until %d, next look at %d; want 0 and never", lag.until.Load(), lag.next.Load())
 	}
 }

@@ -1,5 +1,3 @@
-//go:build unix
-
 package pfor_test
 
 import (
@@ -27,11 +25,9 @@ func TestMain(m *testing.M) {
 // TestLaggingUnderBurners: with other processes burning half the cores,
 // short calls back to back put the pool in the lagging state; once the
 // burners stop and the process is quiet, the state ends. This is the
-// detector at work on the real count of involuntary context switches, with
-// the operating system doing the preempting. (The second half waits
-// without calls, so that the process's own threads do not count. With
-// every core burned, the cores are time-sliced in steady turns that make
-// fewer switches, and the pool may not lag: see lag.go.)
+// detector at work on the threads' real waits for a core, with the
+// operating system doing the preempting. (The second half waits without
+// calls, so that the process's own threads do not count.)
 func TestLaggingUnderBurners(t *testing.T) {
 	// One P per core, as the detector's threshold is per P (under GOMAXPROCS above the core
 	// count, the process's own threads would take the cores from one another).
