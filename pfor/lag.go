@@ -90,7 +90,9 @@ func now() int64 { return int64(time.Since(epoch)) }
 func lagging() bool {
 	t := now()
 	if t >= lag.next.Load() && lag.mu.TryLock() {
-		lookAtWaits(t)
+		if t >= lag.next.Load() { // no other call looked since
+			lookAtWaits(t)
+		}
 		lag.mu.Unlock()
 	}
 	return t < lag.until.Load()
