@@ -163,18 +163,11 @@ func (cal *Calibrator) Units() []float64 {
 // goroutines' samples are disjoint, in one pass and across the passes of a trial (so that no
 // item is written by two goroutines without synchronization between them), and successive
 // passes move along the range.
-//
-// With one goroutine, a pass is the whole range in one Chunk call, as a 1-worker call runs it
-// inline. (A striped pass ran query 8-10% slower than the real contiguous one, and the
-// 1-worker checks of query came out 7-11% too slow in ten runs.)
 type samplePlan struct {
 	n, k, size, stripes, slots int
 }
 
 func newSamplePlan(n, k int) samplePlan {
-	if k == 1 && n > 0 {
-		return samplePlan{n: n, k: 1, size: n, stripes: 1, slots: 1}
-	}
 	size := max(1, n/128, min(64, n/(8*k)))
 	stripes := min(8, n/(k*size))
 	sp := samplePlan{n: n, k: k, size: size, stripes: stripes}
