@@ -30,14 +30,14 @@
 // Helpers spin for 50 µs after their last work, so loops called back to
 // back do not pay an OS wake-up each time, and then park without using CPU.
 //
-// Busy neighbours: while the operating system keeps taking the process's
-// threads off their cores (another process burning a core, or GOMAXPROCS
-// above the core count), a helper can hold up a call for a whole time slice.
-// The pool watches the process's count of involuntary context switches, and
-// while it grows fast, calls with the default partitioner start on the
-// caller alone and bring in helpers only after 100 µs: short loops run at the
-// sequential loop's speed instead of at half of it, long ones still run in
-// parallel. Calls with another partitioner, or a grain, are unchanged.
+// Busy neighbours: while the process's threads wait for a core (another
+// process burning one), a helper can hold up a call for a whole time slice.
+// On Linux the pool watches how long its threads wait in the run queue, and
+// while that is 15% of the time per P or more, calls with the default
+// partitioner start on the caller alone and bring in helpers only after
+// 100 µs: short loops run at about the sequential loop's speed instead of at
+// half of it, long ones still run in parallel. Calls with another
+// partitioner, or a grain, are unchanged.
 //
 // # Tasks
 //
