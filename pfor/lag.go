@@ -10,16 +10,18 @@ import (
 // Lagging helpers.
 //
 // When the process has more busy threads than the machine has free cores (a
-// neighbour process burning a core), the operating system shares cores between threads in slices of 0.1 ms to a few ms. A
-// helper whose thread is off its core while it holds a batch holds up the
-// call until it runs again, and a helper that spins between calls takes a
-// share of a core from the caller. That costs little to a call of
+// neighbour process burning a core), the operating system shares cores
+// between threads in slices of 0.1 ms to a few ms. A helper whose thread is
+// off its core while it holds a batch holds up the call until it runs again,
+// and a helper that spins between calls takes a share of a core from the
+// caller. That costs little to a call of
 // milliseconds and many times over to a call of tens of microseconds: with
 // a process burning one of two cores, a loop of 1,000 items of 10 ns called
 // back to back ran at half the speed of the sequential loop.
 //
 // The sign of it is how long the process's threads wait in the run queue
-// for a core (Linux's schedstat), per ms and per P. On the project's
+// for a core (Linux's schedstat), as a fraction of the time, per P. On the
+// project's
 // 2-core machine, with that loop called back to back, it was 0.2% of the
 // time (median; 14% at the 90th percentile, 37% at the 99th) with nothing
 // else running, 2% (8% at the 90th) beside a process running 20 µs bursts
@@ -37,7 +39,7 @@ import (
 // and then.) Per P: on a machine of many cores, one core taken by a
 // neighbour makes one thread wait, and there a call on the caller alone
 // would give up far more than it saves. A look reads every thread's
-// schedstat, about 35 µs with a few threads: 0.4% of one core.
+// schedstat, about 20 µs with a few threads: 0.2% of one core.
 //
 // The state lasts minLagWindow. Helpers that still lag when it ends (a sign
 // within lagAgain of its end) make the next one twice as long, up to
@@ -64,6 +66,10 @@ const (
 	lagAgain     = 5 * sampleEvery        // a sign this soon after the lagging ends continues it
 )
 
+// lag is the pool's lagging state. until and next are written only by the
+// goroutine that holds mu, and read by every call without it: until is the
+// state itself; next is a hint, and a call that reads a stale one at worst
+// tries the lock and finds the look done (see lagging).
 var lag struct {
 	until atomic.Int64 // clock (see now) until which calls start on the caller alone
 

@@ -6,9 +6,10 @@ import (
 )
 
 // lead runs [lo, hi) on the caller's goroutine alone, as worker 0, in
-// batches that start at one item and grow to take about leadBatch each, until the range is done, the
-// job stops or the clock passes deadline, and returns where it stopped. A
-// panic in the body stops the job, as in runSlot.
+// batches that start at one item and grow to take about leadBatch each,
+// until the range is done, the job stops or the clock passes deadline, and
+// returns where it stopped. A panic in the body stops the job, as in
+// runSlot. It is how a call starts while helpers lag (see lag.go).
 func (j *job) lead(lo, hi int, deadline int64) (next int) {
 	defer func() {
 		if r := recover(); r != nil {
