@@ -53,8 +53,7 @@ func (j *job) runSlot(s int) {
 	polls, asleep := 0, false // asleep: counted in sleepers
 	defer func() {
 		if r := recover(); r != nil {
-			j.stop.Store(true) // before capturing the stack, which takes a while
-			j.fail(nil, &PanicError{Value: r, Stack: debug.Stack()})
+			j.panicked(r)
 		}
 		if asleep {
 			j.sleepers.Add(-1)
@@ -179,6 +178,14 @@ func (j *job) process(s, lo, hi int, split partition.SplittingRun, ws *WorkerSta
 		}
 	}
 	return nil
+}
+
+// panicked stops the job on a panic in the body, recovered with value r in
+// the deferred function of the goroutine that panicked, and records it with
+// the stack of the panic site.
+func (j *job) panicked(r any) {
+	j.stop.Store(true) // before capturing the stack, which takes a while
+	j.fail(nil, &PanicError{Value: r, Stack: debug.Stack()})
 }
 
 // fail records the first error or panic and stops the job. A panic replaces

@@ -1,9 +1,6 @@
 package pfor
 
-import (
-	"runtime/debug"
-	"time"
-)
+import "time"
 
 // lead runs [lo, hi) on the caller's goroutine alone, as worker 0, in
 // batches that start at one item and grow to take about leadBatch each,
@@ -13,8 +10,7 @@ import (
 func (j *job) lead(lo, hi int, deadline int64) (next int) {
 	defer func() {
 		if r := recover(); r != nil {
-			j.stop.Store(true)
-			j.fail(nil, &PanicError{Value: r, Stack: debug.Stack()})
+			j.panicked(r)
 			next = hi
 		}
 	}()
