@@ -101,14 +101,14 @@ func lagging() bool {
 		}
 		lag.mu.Unlock()
 	}
-	return t < lag.until.Load()
+	return t < lag.until.Load() // the state as the last look left it
 }
 
 // lookAtWaits reads the threads' waits at clock t and starts or extends the
 // lagging state if they grew fast enough since the last look. lag.mu must
 // be held.
 func lookAtWaits(t int64) {
-	lag.next.Store(t + int64(sampleEvery))
+	lag.next.Store(t + int64(sampleEvery)) // publishes when the next look is due
 	n, ok := waits()
 	if !ok {
 		lag.next.Store(1<<63 - 1) // never look again
@@ -125,7 +125,7 @@ func lookAtWaits(t int64) {
 			} else {
 				lag.window = int64(minLagWindow)
 			}
-			lag.until.Store(t + lag.window)
+			lag.until.Store(t + lag.window) // commits the state: calls from now on start alone
 		}
 	}
 	lag.at, lag.seen = t, n
