@@ -4,10 +4,13 @@
 // and its clock advances by the cost of the call (a take, plus any steals and failed steal
 // attempts) and by the cost of the range it got, from the workload's per-item cost model
 // (Instance.Cost) times the calibrated nanoseconds per cost unit. The stealing partitioners
-// read the driven worker's virtual clock. As pfor does with a partition.SplittingRun, a
-// worker processes its range in pieces of the run's Piece(w) items and, between pieces, gives the rest back when the
-// run says another worker is hungry; a worker that finds no work polls again while the run's
-// Idle says another may give some back. See the README for what the model leaves out.
+// read the driven worker's virtual clock. Workers claim the run's slots as pfor's caller and
+// helpers do: the caller starts slot 0, a helper claims the next free slot when it arrives,
+// and a worker whose slot is done claims the next free one. As pfor does with a
+// partition.SplittingRun, a worker processes its range in pieces of the run's Piece(w) items
+// and, between pieces, gives the rest back when the run says another worker is hungry; a
+// worker that finds no work polls again while the run's Idle says another may give some
+// back. See the README for what the model leaves out.
 package simulate
 
 import (
@@ -115,28 +118,36 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	sr, stealing := run.(partition.StealingRun)
 	split, _ := run.(partition.SplittingRun)
 
+	// Drivers are the goroutines that run the slots, as in pfor: the caller (driver 0)
+	// starts slot 0 at StartNs; each helper arrives at ForkNs and claims the next unclaimed
+	// slot, or leaves if there is none; a driver whose slot has no more work claims the next
+	// unclaimed slot, so that a helper that comes late finds its slot run by the caller.
+	// Clocks, costs and restarts are the drivers'; Next and the partitioners' state, the slots'.
 	clock := make([]float64, workers)
-	last := make([]int, workers) // where each worker's previous range ended; -1 before the first
-	for w := range last {
-		last[w] = -1
+	slot := make([]int, workers) // the slot each driver runs; -1 for a helper yet to arrive
+	last := make([]int, workers) // where each driver's previous range ended; -1 before the first
+	for d := range workers {
+		slot[d], last[d] = -1, -1
 	}
+	slot[0] = 0
+	claimed := 1 // slots claimed so far
 	busy := make([]float64, workers)
-	cur := make([]piecewise, workers)                // the range each worker is processing, piece by piece
-	charge := func(w int) func(lo, hi int) float64 { // charges a call of the body over [lo, hi) to worker w
-		u := unit(w)
+	cur := make([]piecewise, workers)                // the range each driver is processing, piece by piece
+	charge := func(d int) func(lo, hi int) float64 { // charges a call of the body over [lo, hi) to driver d
+		u := unit(d)
 		return func(lo, hi int) float64 {
 			t := (c[hi]-c[lo])*u + m.CallNs
-			busy[w] += t
+			busy[d] += t
 			return t
 		}
 	}
 	q := queue{ws: make([]int, workers), clock: clock}
-	for w := range workers {
-		clock[w] = m.StartNs
-		if w > 0 {
-			clock[w] = m.ForkNs
+	for d := range workers {
+		clock[d] = m.StartNs
+		if d > 0 {
+			clock[d] = m.ForkNs
 		}
-		q.ws[w] = w
+		q.ws[d] = d
 	}
 	heap.Init(&q)
 
@@ -144,16 +155,25 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	end := 0.0
 	polls := 0
 	for q.Len() > 0 {
-		w := q.ws[0]
-		now = int64(clock[w])
-		if pc := &cur[w]; pc.lo < pc.hi {
+		d := q.ws[0]
+		now = int64(clock[d])
+		if slot[d] < 0 { // a helper arrives
+			if claimed == workers {
+				heap.Pop(&q) // every slot is taken
+				continue
+			}
+			slot[d] = claimed
+			claimed++
+		}
+		w := slot[d]
+		if pc := &cur[d]; pc.lo < pc.hi {
 			// Between two pieces, as pfor's workers: give the rest back to a hungry worker,
 			// or go on with the next piece.
 			if split.Hungry(w) {
 				split.GiveBack(w, pc.lo)
 				pc.lo = pc.hi
 			} else {
-				clock[w] += pc.next(charge(w))
+				clock[d] += pc.next(charge(d))
 				heap.Fix(&q, 0)
 				continue
 			}
@@ -173,28 +193,34 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		switch {
 		case ok:
 			res.Chunks++
-			if lo != last[w] {
+			if lo != last[d] {
 				dt += restartCost(m.RestartNs, hi-lo)
 			}
-			last[w] = hi
-			cur[w] = piecewise{lo: lo, hi: hi, step: hi - lo}
+			last[d] = hi
+			cur[d] = piecewise{lo: lo, hi: hi, step: hi - lo}
 			if split != nil && hi-lo >= 2 {
-				cur[w].step = max(1, split.Piece(w)) // pfor processes a splittable range in pieces
+				cur[d].step = max(1, split.Piece(w)) // pfor processes a splittable range in pieces
 			}
-			clock[w] += dt + cur[w].next(charge(w))
+			clock[d] += dt + cur[d].next(charge(d))
 			heap.Fix(&q, 0)
 		case split != nil && split.Idle(w) && polls < maxPolls:
 			// Another worker holds a range it may give back: poll again once some other
 			// worker has moved on (pfor's workers yield and poll).
 			polls++
-			clock[w] += dt + pollNs
-			if next := nextOther(clock, &q, w); next > clock[w] {
-				clock[w] = next
+			clock[d] += dt + pollNs
+			if next := nextOther(clock, &q, d); next > clock[d] {
+				clock[d] = next
 			}
 			heap.Fix(&q, 0)
+		case claimed < workers: // the slot is done: claim the next
+			clock[d] += dt
+			end = max(end, clock[d])
+			slot[d] = claimed
+			claimed++
+			heap.Fix(&q, 0)
 		default:
-			clock[w] += dt
-			end = max(end, clock[w])
+			clock[d] += dt
+			end = max(end, clock[d])
 			heap.Pop(&q)
 		}
 	}

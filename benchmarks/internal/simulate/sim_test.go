@@ -129,11 +129,6 @@ func TestOverheadsAreCharged(t *testing.T) {
 	}
 }
 
-// TestRestarts: a restart is charged for each range that does not continue its worker's
-// previous one. Static gives each worker one block, so its two workers pay one restart each,
-// at the same time; dynamic hands its 64-item chunks out in turn, so nearly every chunk is a
-// restart. Guided's chunks shrink to one item at the end, and a chunk under 64 items pays its
-// share of a restart: its 39 chunks, 19 of them under 64 items, cost about 8 restarts, not 16.
 // partitionerNamed returns the partitioner of impls.Partitioners with that name.
 func partitionerNamed(t *testing.T, name string) impls.Partitioner {
 	t.Helper()
@@ -146,6 +141,11 @@ func partitionerNamed(t *testing.T, name string) impls.Partitioner {
 	return impls.Partitioner{}
 }
 
+// TestRestarts: a restart is charged for each range that does not continue its worker's
+// previous one. Static gives each worker one block, so its two workers pay one restart each,
+// at the same time; dynamic hands its 64-item chunks out in turn, so nearly every chunk is a
+// restart. Guided's chunks shrink to one item at the end, and a chunk under 64 items pays its
+// share of a restart: its 39 chunks, 19 of them under 64 items, cost about 8 restarts, not 16.
 func TestRestarts(t *testing.T) {
 	c := costsOf(t, "uniform", 64_000) // 1000 chunks of 64 for dynamic
 	const restart = 1000
@@ -267,5 +267,32 @@ func TestEfficiencyRefersToTheSequentialTime(t *testing.T) {
 		if want := c.Total() / float64(k) * 2; math.Abs(r.MakespanNs-want) > 1e-9*want || math.Abs(r.Efficiency-0.5) > 1e-9 {
 			t.Errorf("static, %d workers: makespan %g, efficiency %g; want %g and 0.5", k, r.MakespanNs, r.Efficiency, want)
 		}
+	}
+}
+
+// TestLateHelperFindsItsSlotTaken: as in pfor, the caller starts slot 0 and a helper claims
+// slot 1 when it arrives, ForkNs after the call; a helper that arrives after the caller has
+// finished slot 0 finds slot 1 claimed by the caller, which runs both halves itself.
+func TestLateHelperFindsItsSlotTaken(t *testing.T) {
+	const n = 1_000
+	c := costsOf(t, "uniform", n)
+	static := partitionerNamed(t, "static")
+	half := c[n/2] - c[0]
+	for _, tc := range []struct {
+		fork, want, imbalance float64
+	}{
+		{fork: 0, want: half, imbalance: 1},                            // both start at once
+		{fork: half / 2, want: half/2 + (c[n] - c[n/2]), imbalance: 1}, // the helper runs slot 1, late
+		{fork: 2 * half, want: c.Total(), imbalance: 2},                // the caller runs both slots
+	} {
+		r := simulate.Run(c, static, 2, simulate.Model{UnitNs: 1, ForkNs: tc.fork})
+		if math.Abs(r.MakespanNs-tc.want) > 1e-9*tc.want || math.Abs(r.Imbalance-tc.imbalance) > 1e-9 {
+			t.Errorf("static, 2 workers, helper arriving at %g: makespan %g, imbalance %g; want %g and %g", tc.fork, r.MakespanNs, r.Imbalance, tc.want, tc.imbalance)
+		}
+	}
+	// A balancing partitioner lets the caller take the late helper's items meanwhile.
+	dyn := simulate.Run(c, partitionerNamed(t, "dynamic"), 2, simulate.Model{UnitNs: 1, ForkNs: half})
+	if want := half + (c.Total()-half)/2; math.Abs(dyn.MakespanNs-want) > 0.1*want {
+		t.Errorf("dynamic, 2 workers, helper arriving at %g: makespan %g; want about %g", half, dyn.MakespanNs, want)
 	}
 }
