@@ -16,9 +16,10 @@ import (
 
 // simulateRun calibrates, predicts every workload at every worker count, measures 1 and 2
 // workers for the validation, and prints it all. Each measured repetition is bracketed by
-// calibration trials with as many goroutines as it has workers, one just before and one just
-// after, and the validation checks it against the mean of the predictions with the two trials'
-// units (see simulate.Study.Validate).
+// calibration trials with as many goroutines as it has workers, and with 2 workers by batches
+// of fork-join calls, one just before and one just after (see brackets), and the validation
+// checks it against the mean of the predictions with the two sides' (see
+// simulate.Study.Validate).
 func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error {
 	procs := runtime.GOMAXPROCS(0)
 	m := progress.Start(stderr, "calibrating", 1)
@@ -40,8 +41,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 	measure := slices.Contains(o.Workers, 1) || parts != nil
 
 	costs := map[string]simulate.Costs{}
-	// The trials before and after each repetition of a cell, the warm-up's first.
-	before, after := map[pairKey][][]float64{}, map[pairKey][][]float64{}
+	br := newBrackets()
 	for _, w := range o.Workloads {
 		n, calls := w.Size(o.Scale, o.N)
 		inst := w.New(n)
@@ -63,20 +63,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 				}
 				cal.ForkJoinBatch()
 			}
-			// Before each repetition: a restart trial for 2 workers (so that the restart's
-			// median comes from 30 trials), then the first trial the repetition is checked
-			// against; the second comes right after it.
-			trialBefore := func(impl string, k int) {
-				if k >= 2 {
-					cal.RestartTrial()
-				}
-				key := pairKey{w.Name, impl, k}
-				before[key] = append(before[key], cal.TrialWith(k))
-			}
-			trialAfter := func(impl string, k int) {
-				key := pairKey{w.Name, impl, k}
-				after[key] = append(after[key], cal.TrialWith(k))
-			}
+			trialBefore, trialAfter := br.hooks(w.Name, cal)
 			cfg := runner.Config{Workloads: []workloads.Workload{w}, Impls: parts, Workers: validate, Scale: o.Scale, N: o.N, Repeat: o.Repeat, Progress: stderr,
 				BeforeRound: otherTrials, BeforeRepetition: trialBefore, AfterRepetition: trialAfter}
 			res, err := runner.Compare(cfg)
@@ -105,22 +92,11 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 	s.Validate(func(wl string) simulate.Costs { return costs[wl] }, func(wl, impl string, k int) (simulate.Repetitions, bool) {
 		for _, r := range rep.Results {
 			if r.Workload == wl && r.Impl == impl && r.Workers == k && r.Skipped == "" {
-				key := pairKey{wl, impl, k}
-				b, a := before[key], after[key]
-				if len(b) != 1+len(r.TimesNs) || len(a) != len(b) {
-					return simulate.Repetitions{}, false
-				}
-				return simulate.Repetitions{TimesNs: r.TimesNs, UnitNs: b[1:], AfterUnitNs: a[1:], OtherLoad: r.OtherLoad}, true
+				return br.repetitions(r)
 			}
 		}
 		return simulate.Repetitions{}, false
 	})
 	fmt.Fprintf(stdout, "\nscaling simulation (%s), times per call\n", sizeLabel(o))
 	return report.WriteStudy(stdout, s)
-}
-
-// pairKey names a measured cell of the validation.
-type pairKey struct {
-	workload, impl string
-	workers        int
 }

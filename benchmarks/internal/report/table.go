@@ -109,9 +109,9 @@ func WriteStudy(w io.Writer, s *simulate.Study) error {
 		}
 	}
 	if len(s.Checks) > 0 {
-		fmt.Fprintln(w, "\nvalidation (per call; each repetition predicted with the units of the calibration trials made just before and after it;\npredicted and measured: the medians; error: the median of the repetitions' errors):")
+		fmt.Fprintln(w, "\nvalidation (per call; each repetition predicted with the units of the calibration trials made just before and after it,\nand with 2 workers with the fork-join calls timed next to it; predicted and measured: the medians; error: the median of\nthe repetitions' errors; helper starts: the median start of a helper's slot in those calls):")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "workload\tpartitioner\tworkers\tpredicted\tmeasured\terror\tothers' CPUs\t")
+		fmt.Fprintln(tw, "workload\tpartitioner\tworkers\tpredicted\tmeasured\terror\thelper starts\tothers' CPUs\t")
 		for _, c := range s.Checks {
 			others := "?"
 			if c.OtherLoad >= 0 {
@@ -120,7 +120,11 @@ func WriteStudy(w io.Writer, s *simulate.Study) error {
 			if c.OtherLoad > simulate.Disturbed {
 				others += " (disturbed)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%+.1f%%\t%s\t\n", c.Workload, c.Partitioner, c.Workers, FormatNs(c.PredictedNs), FormatNs(c.MeasuredNs), 100*c.Error, others)
+			starts := "-"
+			if c.ForkNs > 0 {
+				starts = FormatNs(c.ForkNs)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%+.1f%%\t%s\t%s\t\n", c.Workload, c.Partitioner, c.Workers, FormatNs(c.PredictedNs), FormatNs(c.MeasuredNs), 100*c.Error, starts, others)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

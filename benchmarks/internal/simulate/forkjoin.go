@@ -9,12 +9,8 @@ import (
 )
 
 // forkJoinTimes times calls of pfor.Chunks over two items on two workers with the static
-// partitioner, so that the caller runs item 0 and a helper item 1. Item 0 waits (at most a
-// millisecond) until item 1 has started, so that the helper, not the caller, runs it. For
-// each batch of calls it keeps the medians of: the call to item 0's start (the caller's own
-// start-up: the run, the job, posting it), the call to item 1's start (a spinning helper
-// seeing the job and claiming its slot), and the later item's end to the call's return
-// (the helper's slot finishing and the caller seeing it).
+// partitioner, so that the caller runs item 0 and a helper item 1 (see timeCalls). For each
+// batch of calls it keeps the medians of their start, fork and join.
 type forkJoinTimes struct {
 	starts, forks, joins []float64 // one median per batch
 }
@@ -22,10 +18,18 @@ type forkJoinTimes struct {
 // forkJoinBatch is how many calls a batch times.
 const forkJoinBatch = 64
 
-// batch times one batch of calls.
-func (fj *forkJoinTimes) batch() {
-	var starts, forks, joins []float64
-	for range forkJoinBatch {
+// CallTimes are the times of one 2-worker pfor call, in nanoseconds from the call.
+type CallTimes struct {
+	StartNs float64 `json:"start_ns"` // the caller's slot starts (the run, the job, posting it)
+	ForkNs  float64 `json:"fork_ns"`  // the helper's slot starts (a helper seeing the job and claiming its slot)
+	JoinNs  float64 `json:"join_ns"`  // from the later slot's end to the call's return
+}
+
+// timeCalls times n calls. Item 0 waits (at most a millisecond) until item 1 has started, so
+// that the helper, not the caller, runs item 1.
+func timeCalls(n int) []CallTimes {
+	calls := make([]CallTimes, 0, n)
+	for range n {
 		var t1, e0, e1 atomic.Int64 // ns since t0, +1 so that 0 means not yet
 		var s0 int64
 		t0 := time.Now()
@@ -43,13 +47,25 @@ func (fj *forkJoinTimes) batch() {
 			}
 		}, pfor.WithWorkers(2), pfor.WithPartitioner(partition.Static()))
 		ret := float64(time.Since(t0))
-		starts = append(starts, float64(s0))
-		forks = append(forks, float64(t1.Load()-1))
-		joins = append(joins, ret-float64(max(e0.Load(), e1.Load())-1))
+		calls = append(calls, CallTimes{StartNs: float64(s0), ForkNs: float64(t1.Load() - 1),
+			JoinNs: ret - float64(max(e0.Load(), e1.Load())-1)})
+	}
+	return calls
+}
+
+// batch times one batch of calls, keeps their medians and returns them.
+func (fj *forkJoinTimes) batch() []CallTimes {
+	calls := timeCalls(forkJoinBatch)
+	var starts, forks, joins []float64
+	for _, c := range calls {
+		starts = append(starts, c.StartNs)
+		forks = append(forks, c.ForkNs)
+		joins = append(joins, c.JoinNs)
 	}
 	fj.starts = append(fj.starts, median(starts))
 	fj.forks = append(fj.forks, median(forks))
 	fj.joins = append(fj.joins, median(joins))
+	return calls
 }
 
 // medians returns the medians of the batches' medians: start, fork and join.
@@ -58,11 +74,14 @@ func (fj *forkJoinTimes) medians() (start, fork, join float64) {
 }
 
 // ForkJoinBatch times a batch of 2-worker pfor calls for the workload's own start, fork and
-// join (see ForkJoin). It does nothing with fewer than 2 procs.
-func (cal *Calibrator) ForkJoinBatch() {
-	if len(cal.plans) >= 2 {
-		cal.fj.batch()
+// join (see ForkJoin), and returns each call's times, so that a caller can predict a
+// measurement with the calls made next to it (see Repetitions). It does nothing and returns
+// nil with fewer than 2 procs.
+func (cal *Calibrator) ForkJoinBatch() []CallTimes {
+	if len(cal.plans) < 2 {
+		return nil
 	}
+	return cal.fj.batch()
 }
 
 // ForkJoin returns the start, fork and join of a 2-worker call (see Machine) from the batches

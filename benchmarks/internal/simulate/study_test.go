@@ -158,6 +158,46 @@ func TestValidationBrackets(t *testing.T) {
 	}
 }
 
+// TestValidationCalls: a 2-worker repetition is predicted with the fork-join calls timed next
+// to it, as the mean of simulations spread over their helper starts. With half the calls'
+// helpers at once and half so late that the caller runs both static slots, a static call is
+// predicted at the mean of half and all of the work; the check records the median helper
+// start it charged. A cell whose call batches do not pair up with its repetitions is not
+// checked, and 1 worker, which runs inline, charges no calls.
+func TestValidationCalls(t *testing.T) {
+	const n = 1_000
+	c := costsOf(t, "uniform", n)
+	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
+	s := &simulate.Study{Machine: m, Workers: []int{1, 2}, Tolerance: 0.15}
+	s.Workloads = []simulate.Workload{simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, s.Workers)}
+	late := 2 * c.Total() // after slot 0 ends, at c[n/2]
+	var calls []simulate.CallTimes
+	for i := range 32 {
+		calls = append(calls, simulate.CallTimes{ForkNs: float64(i%2) * late})
+	}
+	want := (c[n/2] + c.Total()) / 2
+	s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		r := simulate.Repetitions{TimesNs: []float64{want, want}, UnitNs: [][]float64{{1, 1}, {1, 1}},
+			CallsBefore: [][]simulate.CallTimes{calls, calls}}
+		switch impl {
+		case "sequential":
+			r = simulate.Repetitions{TimesNs: []float64{c.Total()}, UnitNs: [][]float64{{1}}, CallsBefore: [][]simulate.CallTimes{calls}}
+		case "dynamic":
+			r.CallsBefore = r.CallsBefore[1:]
+		}
+		return r, impl == "static" || impl == "dynamic" || impl == "sequential"
+	})
+	if len(s.Checks) != 2 {
+		t.Fatalf("checks %+v; want inline and static (dynamic's calls do not pair up)", s.Checks)
+	}
+	if inline := s.Checks[0]; inline.Error != 0 || inline.ForkNs != 0 {
+		t.Errorf("inline check %+v; want error 0 and no helper starts", inline)
+	}
+	if st := s.Checks[1]; math.Abs(st.Error) > 1e-9 || st.ForkNs != late/2 {
+		t.Errorf("static check with calls half late: predicted %g, error %g, helper starts %g; want %g, 0, %g", st.PredictedNs, st.Error, st.ForkNs, want, float64(late/2))
+	}
+}
+
 func TestFormatNs(t *testing.T) {
 	for _, tc := range []struct {
 		ns   float64

@@ -1,0 +1,112 @@
+package simulate
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+)
+
+// Repetitions are the timed repetitions of one implementation on one workload, each
+// bracketed by calibration trials made just before and just after it with as many goroutines
+// as the implementation's workers (see Calibrator.TrialWith), and, with 2 workers or more, by
+// batches of fork-join calls (see Calibrator.ForkJoinBatch).
+type Repetitions struct {
+	TimesNs []float64 // each repetition's time per call, in order
+	// UnitNs[i] holds the figures of the goroutines of the trial made just before TimesNs[i]
+	// (see Calibrator.TrialWith), one per worker.
+	UnitNs [][]float64
+	// AfterUnitNs[i] holds those of the trial made just after TimesNs[i]; nil if there were
+	// none, and then each repetition is predicted from the trial before it alone.
+	AfterUnitNs [][]float64
+	// CallsBefore[i] and CallsAfter[i] are the fork-join calls timed just before and just after
+	// TimesNs[i]; nil if there were none, and then the workload's Machine's start, fork and join
+	// are charged.
+	CallsBefore, CallsAfter [][]CallTimes
+	OtherLoad               float64 // CPUs others (processes, the host) kept busy meanwhile; -1 if unknown
+}
+
+// valid reports whether reps has what a check of k workers needs: a trial (or two) for each
+// repetition, each with k goroutines, and as many call batches as repetitions, or none.
+func (reps Repetitions) valid(k int) bool {
+	n := len(reps.TimesNs)
+	if n == 0 || len(reps.UnitNs) != n || reps.AfterUnitNs != nil && len(reps.AfterUnitNs) != n ||
+		reps.CallsBefore != nil && len(reps.CallsBefore) != n || reps.CallsAfter != nil && len(reps.CallsAfter) != n {
+		return false
+	}
+	for i := range n {
+		if len(reps.UnitNs[i]) != k || reps.AfterUnitNs != nil && len(reps.AfterUnitNs[i]) != k {
+			return false
+		}
+	}
+	return true
+}
+
+// check predicts each of reps on k workers with partitioner p and compares: the prediction of
+// a repetition is the mean of its predictions with the trial (and calls) before it and with
+// those after it. It reports false if reps lacks what a check needs.
+func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (Check, bool) {
+	if !reps.valid(k) {
+		return Check{}, false
+	}
+	var pred, errs, drifts, forks []float64
+	for i, t := range reps.TimesNs {
+		ns, fork := w.runCalls(c, p, k, reps.UnitNs[i], callsAt(reps.CallsBefore, i))
+		forks = append(forks, fork...)
+		if reps.AfterUnitNs != nil {
+			after, fork := w.runCalls(c, p, k, reps.AfterUnitNs[i], callsAt(reps.CallsAfter, i))
+			forks = append(forks, fork...)
+			drifts = append(drifts, after/ns-1)
+			ns = (ns + after) / 2
+		}
+		pred = append(pred, ns)
+		errs = append(errs, ns/t-1)
+	}
+	name := p.Name
+	if k == 1 {
+		name = "inline"
+	}
+	chk := Check{Workload: w.Name, Partitioner: name, Workers: k, PredictedNs: middle(pred), MeasuredNs: middle(reps.TimesNs),
+		Error: middle(errs), RepetitionErrors: errs, Drifts: drifts, OtherLoad: reps.OtherLoad}
+	if len(forks) > 0 {
+		chk.ForkNs = middle(forks)
+	}
+	return chk, true
+}
+
+// callsAt returns calls[i], or nil if there are no calls.
+func callsAt(calls [][]CallTimes, i int) []CallTimes {
+	if calls == nil {
+		return nil
+	}
+	return calls[i]
+}
+
+// runCalls predicts one call of p on k workers at unitNs (see Workload.run), and returns it
+// with the helper starts it charged. With calls, a repetition's time per call is a mean over
+// calls whose helpers start at very different times (on the project's VM a batch's median
+// fork is about 2 µs and its slowest from 4 µs to a millisecond), so the prediction is the
+// mean of the simulations with callSamples of calls, spread evenly over their forks, each
+// charged its own start, fork and join. Without calls (or with 1 worker, which runs inline),
+// it is the simulation with the workload's Machine.
+func (w Workload) runCalls(c Costs, p impls.Partitioner, k int, unitNs []float64, calls []CallTimes) (float64, []float64) {
+	if len(calls) == 0 || k < 2 {
+		return w.run(c, p, k, unitNs).MakespanNs, nil
+	}
+	byFork := slices.Clone(calls)
+	slices.SortFunc(byFork, func(a, b CallTimes) int { return cmp.Compare(a.ForkNs, b.ForkNs) })
+	n := min(callSamples, len(byFork))
+	sum := 0.0
+	var forks []float64
+	for j := range n {
+		ct := byFork[(2*j+1)*len(byFork)/(2*n)]
+		wc := w
+		wc.Machine.StartNs, wc.Machine.ForkNs, wc.Machine.JoinNs = ct.StartNs, ct.ForkNs, ct.JoinNs
+		sum += wc.run(c, p, k, unitNs).MakespanNs
+		forks = append(forks, ct.ForkNs)
+	}
+	return sum / float64(n), forks
+}
+
+// callSamples is how many of a batch's calls runCalls simulates.
+const callSamples = 16
