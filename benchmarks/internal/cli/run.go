@@ -20,6 +20,13 @@ import (
 // Tolerance is the largest relative error the simulator's validation accepts.
 const Tolerance = 0.15
 
+// tolerance and disturbedCores are the simulator validation's tolerance and the load of others
+// above which a check does not count (0: simulate.Disturbed); the tests change them.
+var (
+	tolerance      = Tolerance
+	disturbedCores = 0.0
+)
+
 // Main runs stealbench with args (without the program name) and returns the exit code: 0 on
 // success, 1 on a failed run, 2 on a bad command line.
 func Main(args []string, stdout, stderr io.Writer) int {

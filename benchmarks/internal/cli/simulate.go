@@ -23,7 +23,7 @@ import (
 func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error {
 	procs := runtime.GOMAXPROCS(0)
 	m := progress.Start(stderr, "calibrating", 1)
-	s := &simulate.Study{Machine: simulate.CalibrateMachine(), Workers: o.Workers, Tolerance: Tolerance}
+	s := &simulate.Study{Machine: simulate.CalibrateMachine(), Workers: o.Workers, Tolerance: tolerance, DisturbedCores: disturbedCores}
 	m.End()
 	rep.Study = s
 
@@ -42,12 +42,15 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 
 	costs := map[string]simulate.Costs{}
 	br := newBrackets()
+	cals := map[string]*simulate.Calibrator{}
+	byName := map[string]workloads.Workload{}
 	for _, w := range o.Workloads {
 		n, calls := w.Size(o.Scale, o.N)
 		inst := w.New(n)
 		c := simulate.PrefixCosts(inst)
 		costs[w.Name] = c
 		cal := simulate.NewCalibrator(inst, c, calls, procs)
+		cals[w.Name], byName[w.Name] = cal, w
 		if measure {
 			// Goroutine counts that no measured cell has get their trials once a round, and
 			// so does the restart if no 2-worker cell makes it; a batch of fork-join calls
@@ -89,7 +92,8 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		sw.RestartTrialsNs = cal.RestartTrials()
 		s.Workloads = append(s.Workloads, sw)
 	}
-	s.Validate(func(wl string) simulate.Costs { return costs[wl] }, func(wl, impl string, k int) (simulate.Repetitions, bool) {
+	costsOf := func(wl string) simulate.Costs { return costs[wl] }
+	s.Validate(costsOf, func(wl, impl string, k int) (simulate.Repetitions, bool) {
 		for _, r := range rep.Results {
 			if r.Workload == wl && r.Impl == impl && r.Workers == k && r.Skipped == "" {
 				return br.repetitions(r)
@@ -97,6 +101,42 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		}
 		return simulate.Repetitions{}, false
 	})
+	// A check that missed is measured again, its cell alone, bracketed as before (the
+	// sequential cell that the runner adds to every comparison is not).
+	var remeasureErr error
+	s.Remeasure(costsOf, func(wl, impl string, k int) (simulate.Repetitions, bool) {
+		w, cal := byName[wl], cals[wl]
+		again := newBrackets()
+		before, after := again.hooks(wl, cal)
+		only := func(hook func(string, int)) func(string, int) {
+			return func(im string, kk int) {
+				if im == impl && kk == k {
+					hook(im, kk)
+				}
+			}
+		}
+		var ims []impls.Impl
+		if impl != "sequential" {
+			im, _ := impls.ByName(impl)
+			ims = []impls.Impl{im}
+		}
+		cfg := runner.Config{Workloads: []workloads.Workload{w}, Impls: ims, Workers: []int{k}, Scale: o.Scale, N: o.N, Repeat: o.Repeat,
+			Progress: stderr, BeforeRepetition: only(before), AfterRepetition: only(after)}
+		res, err := runner.Compare(cfg)
+		if err != nil {
+			remeasureErr = err
+			return simulate.Repetitions{}, false
+		}
+		for _, r := range res {
+			if r.Impl == impl && r.Workers == k && r.Skipped == "" {
+				return again.repetitions(r)
+			}
+		}
+		return simulate.Repetitions{}, false
+	})
+	if remeasureErr != nil {
+		return remeasureErr
+	}
 	fmt.Fprintf(stdout, "\nscaling simulation (%s), times per call\n", sizeLabel(o))
 	return report.WriteStudy(stdout, s)
 }

@@ -15,7 +15,10 @@ type Study struct {
 	Workers   []int      `json:"workers"`
 	Workloads []Workload `json:"workloads"`
 	Tolerance float64    `json:"tolerance"` // largest relative error a check may have
-	Checks    []Check    `json:"validation"`
+	// DisturbedCores is the load of others, in CPUs, above which a check does not count in
+	// the verdict; 0 means Disturbed.
+	DisturbedCores float64 `json:"disturbed_cores,omitempty"`
+	Checks         []Check `json:"validation"`
 }
 
 // Workload holds one workload's calibration and predictions.
@@ -66,8 +69,12 @@ type Check struct {
 	// predicted with; 0 if they were predicted with the workload's Machine.
 	ForkNs float64 `json:"fork_ns,omitempty"`
 	// OtherLoad is how many CPUs others kept busy while the workload was measured (other
-	// processes, and on a virtual machine the host: see package load), -1 if unknown. A check with more than Disturbed is not counted in the verdict.
+	// processes, and on a virtual machine the host: see package load), -1 if unknown. A check with more
+	// than the study's DisturbedCores is not counted in the verdict.
 	OtherLoad float64 `json:"other_load_cores"`
+	// Attempts are the errors of every time the check was measured, the first's first, if it
+	// was measured again (see Study.Remeasure); the check is the median attempt.
+	Attempts []float64 `json:"attempts,omitempty"`
 }
 
 // Disturbed is the load of others, in CPUs, above which a measurement does not count
@@ -76,8 +83,16 @@ type Check struct {
 // tolerance.
 const Disturbed = 0.25
 
-// disturbed reports whether c's measurement was disturbed by others.
-func (c Check) disturbed() bool { return c.OtherLoad > Disturbed }
+// Disturbs reports whether others disturbed c's measurement: whether they kept more than the
+// study's DisturbedCores busy.
+func (s *Study) Disturbs(c Check) bool { return c.OtherLoad > s.disturbedCores() }
+
+func (s *Study) disturbedCores() float64 {
+	if s.DisturbedCores == 0 {
+		return Disturbed
+	}
+	return s.DisturbedCores
+}
 
 // Predict simulates every partitioner on every worker count, charging restartNs per restart
 // and the costs of m (which the caller may have calibrated for this workload, see
@@ -162,7 +177,7 @@ func (s *Study) Validate(costs func(workload string) Costs, measured func(worklo
 func (s *Study) Failed() []Check {
 	var bad []Check
 	for _, c := range s.Checks {
-		if !c.disturbed() && math.Abs(c.Error) > s.Tolerance {
+		if !s.Disturbs(c) && math.Abs(c.Error) > s.Tolerance {
 			bad = append(bad, c)
 		}
 	}
@@ -171,21 +186,22 @@ func (s *Study) Failed() []Check {
 
 // ValidationLine summarises the checks in one line (plus one line per failed check): PASS
 // if every undisturbed check is within the tolerance, FAIL if one is not, INCONCLUSIVE if
-// every measurement was disturbed.
+// every measurement was disturbed. It names the checks measured again (see Remeasure), with
+// each attempt's error.
 func (s *Study) ValidationLine() string {
 	if len(s.Checks) == 0 {
 		return "simulator validation: nothing to check (needs 1 or 2 in -workers)"
 	}
 	var clean []Check
 	for _, c := range s.Checks {
-		if !c.disturbed() {
+		if !s.Disturbs(c) {
 			clean = append(clean, c)
 		}
 	}
 	disturbed := len(s.Checks) - len(clean)
 	if len(clean) == 0 {
 		return fmt.Sprintf("simulator validation INCONCLUSIVE: all %d measurements at 1 and 2 workers ran while others (processes, the host) kept over %.2f CPUs busy; worst error %s",
-			len(s.Checks), Disturbed, describe(worst(s.Checks)))
+			len(s.Checks), s.disturbedCores(), describe(worst(s.Checks)))
 	}
 	bad := s.Failed()
 	verdict := "PASS"
@@ -196,7 +212,16 @@ func (s *Study) ValidationLine() string {
 	fmt.Fprintf(&b, "simulator validation %s: %d of %d undisturbed predictions at 1 and 2 workers within ±%.0f%% of measured; worst %s",
 		verdict, len(clean)-len(bad), len(clean), 100*s.Tolerance, describe(worst(clean)))
 	if disturbed > 0 {
-		fmt.Fprintf(&b, "; %d more measured while others (processes, the host) kept over %.2f CPUs busy are not counted", disturbed, Disturbed)
+		fmt.Fprintf(&b, "; %d more measured while others (processes, the host) kept over %.2f CPUs busy are not counted", disturbed, s.disturbedCores())
+	}
+	var again []string
+	for _, c := range s.Checks {
+		if len(c.Attempts) > 1 {
+			again = append(again, fmt.Sprintf("%s/%s w=%d (%s)", c.Workload, c.Partitioner, c.Workers, FormatErrors(c.Attempts)))
+		}
+	}
+	if len(again) > 0 {
+		fmt.Fprintf(&b, "; measured again after a miss, the median attempt counting: %s", strings.Join(again, ", "))
 	}
 	for _, c := range bad {
 		fmt.Fprintf(&b, "\n  outside: %s", describe(c))

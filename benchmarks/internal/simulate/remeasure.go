@@ -1,0 +1,120 @@
+package simulate
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+)
+
+// Attempts is how many times the validation measures a check at most: an undisturbed check
+// outside the tolerance is measured again until it has Attempts attempts (see Remeasure).
+const Attempts = 3
+
+// Remeasure measures each undisturbed check outside the tolerance again, Attempts in all,
+// and keeps the attempt with the median error among the undisturbed ones (of two, the one
+// further from 0), so that a check passes only if most of its attempts do. measure runs a
+// cell of the validation again, as the measurements that Validate was given ("sequential"
+// for the 1-worker check, a partitioner's name for 2), and reports whether it ran; costs
+// returns a workload's prefix costs. The check's Attempts holds every attempt's error, the
+// first's first.
+//
+// Why: a check's repetitions run within a second or two, and on the project's VM the host
+// takes a core away for stretches of that order, long enough to move every repetition of one
+// check by 15% to 50% while the load that the runner reads over the whole workload stays
+// under Disturbed (in the runs of RESULTS.md, one or two of the 36 checks at a time, a
+// different one each run). A model that is wrong misses on every attempt; a check that hit
+// such a stretch passes when measured again.
+func (s *Study) Remeasure(costs func(workload string) Costs, measure func(workload, impl string, workers int) (Repetitions, bool)) {
+	for i, chk := range s.Checks {
+		if s.Disturbs(chk) || math.Abs(chk.Error) <= s.Tolerance {
+			continue
+		}
+		w, ok := s.workload(chk.Workload)
+		c := costs(chk.Workload)
+		p, okp := partitionerOf(chk)
+		if !ok || c == nil || !okp {
+			continue
+		}
+		impl := p.Name
+		if chk.Workers == 1 {
+			impl = "sequential"
+		}
+		attempts := []Check{chk}
+		for len(attempts) < Attempts {
+			reps, ok := measure(chk.Workload, impl, chk.Workers)
+			if !ok {
+				break
+			}
+			again, ok := w.check(c, p, chk.Workers, reps)
+			if !ok {
+				break
+			}
+			attempts = append(attempts, again)
+		}
+		s.Checks[i] = s.medianAttempt(attempts)
+	}
+}
+
+// medianAttempt returns the attempt with the median error among the undisturbed attempts (of
+// an even count, the one further from 0 of the middle two), with every attempt's error in its
+// Attempts, in order. attempts[0] is undisturbed.
+func (s *Study) medianAttempt(attempts []Check) Check {
+	var errs []float64
+	var clean []Check
+	for _, a := range attempts {
+		errs = append(errs, a.Error)
+		if !s.Disturbs(a) {
+			clean = append(clean, a)
+		}
+	}
+	slices.SortStableFunc(clean, func(a, b Check) int { return cmp.Compare(a.Error, b.Error) })
+	m := clean[(len(clean)-1)/2]
+	if len(clean)%2 == 0 {
+		if hi := clean[len(clean)/2]; math.Abs(hi.Error) > math.Abs(m.Error) {
+			m = hi
+		}
+	}
+	m.Attempts = errs
+	return m
+}
+
+// workload returns the study's workload named name.
+func (s *Study) workload(name string) (Workload, bool) {
+	for _, w := range s.Workloads {
+		if w.Name == name {
+			return w, true
+		}
+	}
+	return Workload{}, false
+}
+
+// partitionerOf returns the partitioner chk simulated: any for the 1-worker check, which runs
+// inline.
+func partitionerOf(chk Check) (impls.Partitioner, bool) {
+	ps := impls.Partitioners()
+	if chk.Workers == 1 {
+		return ps[0], true
+	}
+	for _, p := range ps {
+		if p.Name == chk.Partitioner {
+			return p, true
+		}
+	}
+	return impls.Partitioner{}, false
+}
+
+// FormatErrors formats errors as percentages, "-27.4% / -2.1% / +3.0%".
+func FormatErrors(errs []float64) string {
+	var b strings.Builder
+	for i, e := range errs {
+		if i > 0 {
+			b.WriteString(" / ")
+		}
+		fmt.Fprintf(&b, "%+.1f%%", 100*e)
+	}
+	return b.String()
+}
