@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stealkit/stealkit/internal/workload"
 	"github.com/stealkit/stealkit/partition"
@@ -209,6 +210,42 @@ func BenchmarkOverhead(b *testing.B) {
 				tc.run()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/item")
+		})
+	}
+}
+
+// BenchmarkCallAfterIdle times one 2-worker call on saxpy's 2^20 items after
+// the pool has been idle for a millisecond, long enough for its helpers to
+// park: the call pays a helper's wake-up, as a loop called now and then does.
+// impl=goroutines is the hand-written loop, which starts its goroutines anew.
+func BenchmarkCallAfterIdle(b *testing.B) {
+	w, _ := workload.ByName("saxpy")
+	inst := w.New(1 << 22)
+	n := inst.Len()
+	for _, tc := range []struct {
+		name string
+		run  func()
+	}{
+		{"impl=static", func() {
+			pfor.Chunks(0, n, inst.Chunk, pfor.WithWorkers(2), pfor.WithPartitioner(partition.Static()))
+		}},
+		{"impl=auto", func() { pfor.Chunks(0, n, inst.Chunk, pfor.WithWorkers(2)) }},
+		{"impl=goroutines", func() {
+			var wg sync.WaitGroup
+			for k := range 2 {
+				wg.Go(func() { inst.Chunk(n*k/2, n*(k+1)/2) })
+			}
+			wg.Wait()
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				time.Sleep(2 * time.Millisecond)
+				b.StartTimer()
+				tc.run()
+			}
 		})
 	}
 }
