@@ -3,7 +3,6 @@ package pfor
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"runtime/trace"
@@ -49,8 +48,7 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 	if ctx != nil {
 		j.ctx, j.halt = ctx, ctx.Done()
 	}
-	lag := lagging()
-	if lag && c.adapts() { // helpers lag: start on the caller alone (see lag.go)
+	if lagging() && c.adapts() { // helpers lag: start on the caller alone (see lag.go)
 		thePool.grow(c.workers - 1)
 		lo = j.lead(lo, hi, now()+int64(lazyDelay))
 		if lo == hi || j.stop.Load() {
@@ -58,16 +56,7 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 		}
 	}
 	j.run = c.partitioner().Start(lo, hi, c.workers)
-	if thePool.post(j, c.workers-1) > 0 && !lag {
-		// A parked helper that post woke waits in this P's runnext slot, which
-		// another P steals only after a sleep of several microseconds, and on a
-		// VM often hundreds (a woken helper started a 1 ms static slot 200 to
-		// 700 µs late). Yielding runs it here at once and puts the caller on
-		// the global queue, which the P that the wake-up started takes at once.
-		// Not while threads wait for a core (lagging): the caller would wait
-		// for one too.
-		runtime.Gosched()
-	}
+	thePool.post(j, c.workers-1)
 	j.drive()
 	return j.result(c)
 }

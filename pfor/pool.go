@@ -47,21 +47,18 @@ const (
 var thePool pool
 
 // post makes j visible to helpers, starting helpers up to want and waking
-// parked ones, one per slot that helpers could take, and returns how many it
-// woke.
-func (p *pool) post(j *job, want int) int {
+// parked ones, one per slot that helpers could take.
+func (p *pool) post(j *job, want int) {
 	p.mu.Lock()
 	p.growLocked(want)
 	p.jobs = append(p.jobs, j)
 	p.gen.Add(1)
-	woken := min(int(j.slots)-1, len(p.idle))
-	for range woken {
+	for range min(int(j.slots)-1, len(p.idle)) {
 		ch := p.idle[len(p.idle)-1]
 		p.idle = p.idle[:len(p.idle)-1]
 		ch <- struct{}{} // buffered: never blocks
 	}
 	p.mu.Unlock()
-	return woken
 }
 
 // grow starts helpers up to want, as post does, without posting a job: a
