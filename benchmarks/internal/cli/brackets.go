@@ -7,8 +7,8 @@ import (
 
 // brackets collects, for each measured cell of the validation, what was timed just before and
 // just after each of its repetitions (the warm-up's first): a calibration trial with as many
-// goroutines as the cell has workers and, with 2 workers or more, a batch of fork-join calls
-// (see simulate.Repetitions).
+// goroutines as the cell has workers and, with 2 workers or more, a few cold fork-join calls
+// and a batch of warm ones (see simulate.Repetitions).
 type brackets struct {
 	before, after           map[pairKey][][]float64
 	callsBefore, callsAfter map[pairKey][][]simulate.CallTimes
@@ -27,14 +27,15 @@ func newBrackets() *brackets {
 
 // hooks returns the runner's BeforeRepetition and AfterRepetition for workload wl, calibrated
 // by cal. Before a repetition on 2 workers or more: a restart trial (so that the restart's
-// median comes from as many trials as there are repetitions), the call batch, then the trial
-// the repetition is checked against; after it, the trial, then the call batch.
+// median comes from as many trials as there are repetitions), the cold calls and the call
+// batch, then the trial the repetition is checked against; after it, the trial, then the cold
+// calls and the call batch.
 func (b *brackets) hooks(wl string, cal *simulate.Calibrator) (before, after func(impl string, k int)) {
 	before = func(impl string, k int) {
 		key := pairKey{wl, impl, k}
 		if k >= 2 {
 			cal.RestartTrial()
-			b.callsBefore[key] = append(b.callsBefore[key], cal.ForkJoinBatch())
+			b.callsBefore[key] = append(b.callsBefore[key], append(cal.ColdCalls(), cal.ForkJoinBatch()...))
 		}
 		b.before[key] = append(b.before[key], cal.TrialWith(k))
 	}
@@ -42,7 +43,7 @@ func (b *brackets) hooks(wl string, cal *simulate.Calibrator) (before, after fun
 		key := pairKey{wl, impl, k}
 		b.after[key] = append(b.after[key], cal.TrialWith(k))
 		if k >= 2 {
-			b.callsAfter[key] = append(b.callsAfter[key], cal.ForkJoinBatch())
+			b.callsAfter[key] = append(b.callsAfter[key], append(cal.ColdCalls(), cal.ForkJoinBatch()...))
 		}
 	}
 	return before, after

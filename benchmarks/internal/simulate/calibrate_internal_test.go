@@ -69,10 +69,26 @@ func TestCalibratorForkJoin(t *testing.T) {
 	if start, fork, join, ok := cal.ForkJoin(); !ok || !(start > 0 && fork > 0 && join > 0) {
 		t.Errorf("ForkJoin after 2 batches = %g, %g, %g, %v; want positive figures", start, fork, join, ok)
 	}
+	// Cold calls are flagged, timed, and do not count in the medians.
+	cold := cal.ColdCalls()
+	if len(cold) != coldCalls {
+		t.Fatalf("ColdCalls made %d calls; want %d", len(cold), coldCalls)
+	}
+	for _, c := range cold {
+		if !c.Cold || !(c.StartNs > 0 && c.ForkNs > 0 && c.JoinNs > 0) {
+			t.Errorf("cold call %+v; want flagged cold, with positive times", c)
+		}
+	}
+	if len(cal.fj.forks) != 2 {
+		t.Errorf("%d batch medians after 2 batches and the cold calls; want 2", len(cal.fj.forks))
+	}
 	one := NewCalibrator(inst, PrefixCosts(inst), 1, 1)
 	one.ForkJoinBatch()
 	if _, _, _, ok := one.ForkJoin(); ok {
 		t.Errorf("ForkJoin with 1 proc reports a figure: pfor runs 1 worker inline")
+	}
+	if c := one.ColdCalls(); c != nil {
+		t.Errorf("ColdCalls with 1 proc = %v; want none", c)
 	}
 }
 

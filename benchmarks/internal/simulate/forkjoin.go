@@ -23,35 +23,62 @@ type CallTimes struct {
 	StartNs float64 `json:"start_ns"` // the caller's slot starts (the run, the job, posting it)
 	ForkNs  float64 `json:"fork_ns"`  // the helper's slot starts (a helper seeing the job and claiming its slot)
 	JoinNs  float64 `json:"join_ns"`  // from the later slot's end to the call's return
+	// Cold is set for a call made after the pool had been idle long enough for its helpers
+	// to park (see coldCall).
+	Cold bool `json:"cold,omitempty"`
 }
 
-// timeCalls times n calls. Item 0 waits (at most a millisecond) until item 1 has started, so
-// that the helper, not the caller, runs item 1.
+// timeCalls times n calls back to back.
 func timeCalls(n int) []CallTimes {
 	calls := make([]CallTimes, 0, n)
 	for range n {
-		var t1, e0, e1 atomic.Int64 // ns since t0, +1 so that 0 means not yet
-		var s0 int64
-		t0 := time.Now()
-		pfor.Chunks(0, 2, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				if i == 1 {
-					t1.Store(int64(time.Since(t0)) + 1)
-					e1.Store(int64(time.Since(t0)) + 1)
-					continue
-				}
-				s0 = int64(time.Since(t0))
-				for t1.Load() == 0 && time.Since(t0) < time.Millisecond {
-				}
-				e0.Store(int64(time.Since(t0)) + 1)
-			}
-		}, pfor.WithWorkers(2), pfor.WithPartitioner(partition.Static()))
-		ret := float64(time.Since(t0))
-		calls = append(calls, CallTimes{StartNs: float64(s0), ForkNs: float64(t1.Load() - 1),
-			JoinNs: ret - float64(max(e0.Load(), e1.Load())-1)})
+		calls = append(calls, timeCall())
 	}
 	return calls
 }
+
+// timeCall times one call. Item 0 waits (at most a millisecond) until item 1 has started, so
+// that the helper, not the caller, runs item 1.
+func timeCall() CallTimes {
+	var t1, e0, e1 atomic.Int64 // ns since t0, +1 so that 0 means not yet
+	var s0 int64
+	t0 := time.Now()
+	pfor.Chunks(0, 2, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if i == 1 {
+				t1.Store(int64(time.Since(t0)) + 1)
+				e1.Store(int64(time.Since(t0)) + 1)
+				continue
+			}
+			s0 = int64(time.Since(t0))
+			for t1.Load() == 0 && time.Since(t0) < time.Millisecond {
+			}
+			e0.Store(int64(time.Since(t0)) + 1)
+		}
+	}, pfor.WithWorkers(2), pfor.WithPartitioner(partition.Static()))
+	ret := float64(time.Since(t0))
+	return CallTimes{StartNs: float64(s0), ForkNs: float64(t1.Load() - 1), JoinNs: ret - float64(max(e0.Load(), e1.Load())-1)}
+}
+
+// coldCall times one call made after the caller has kept its core busy for coldIdle while the
+// pool had nothing to do, as the first call of a measured repetition follows a calibration
+// trial and the inputs' reset: the pool's helpers have parked, and the helper's start includes
+// waking a thread, and on a VM the virtual CPU it sleeps on.
+func coldCall() CallTimes {
+	for t := time.Now(); time.Since(t) < coldIdle; {
+	}
+	c := timeCall()
+	c.Cold = true
+	return c
+}
+
+// coldIdle is how long a cold call's pool idles first: far longer than pfor's helpers spin
+// (50 µs), and about as long as a reset of the largest inputs. coldCalls is how many cold calls
+// a Calibrator's ColdCalls times.
+const (
+	coldIdle  = time.Millisecond
+	coldCalls = 3
+)
 
 // batch times one batch of calls, keeps their medians and returns them.
 func (fj *forkJoinTimes) batch() []CallTimes {
@@ -71,6 +98,20 @@ func (fj *forkJoinTimes) batch() []CallTimes {
 // medians returns the medians of the batches' medians: start, fork and join.
 func (fj *forkJoinTimes) medians() (start, fork, join float64) {
 	return median(fj.starts), median(fj.forks), median(fj.joins)
+}
+
+// ColdCalls times coldCalls calls each made after the pool has idled (see coldCall), so that a
+// caller can predict the first call of a measured repetition with them (see Repetitions). It
+// does nothing and returns nil with fewer than 2 procs.
+func (cal *Calibrator) ColdCalls() []CallTimes {
+	if len(cal.plans) < 2 {
+		return nil
+	}
+	calls := make([]CallTimes, 0, coldCalls)
+	for range coldCalls {
+		calls = append(calls, coldCall())
+	}
+	return calls
 }
 
 // ForkJoinBatch times a batch of 2-worker pfor calls for the workload's own start, fork and

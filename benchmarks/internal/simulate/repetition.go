@@ -49,13 +49,13 @@ func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (
 	if !reps.valid(k) {
 		return Check{}, false
 	}
-	var pred, errs, drifts, forks []float64
+	var pred, errs, drifts, forks, coldForks []float64
 	for i, t := range reps.TimesNs {
-		ns, fork := w.runCalls(c, p, k, reps.UnitNs[i], callsAt(reps.CallsBefore, i))
-		forks = append(forks, fork...)
+		ns, fork, cold := w.runCalls(c, p, k, reps.UnitNs[i], callsAt(reps.CallsBefore, i))
+		forks, coldForks = append(forks, fork...), append(coldForks, cold...)
 		if reps.AfterUnitNs != nil {
-			after, fork := w.runCalls(c, p, k, reps.AfterUnitNs[i], callsAt(reps.CallsAfter, i))
-			forks = append(forks, fork...)
+			after, fork, cold := w.runCalls(c, p, k, reps.AfterUnitNs[i], callsAt(reps.CallsAfter, i))
+			forks, coldForks = append(forks, fork...), append(coldForks, cold...)
 			drifts = append(drifts, after/ns-1)
 			ns = (ns + after) / 2
 		}
@@ -71,6 +71,9 @@ func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (
 	if len(forks) > 0 {
 		chk.ForkNs = middle(forks)
 	}
+	if len(coldForks) > 0 {
+		chk.ColdForkNs = middle(coldForks)
+	}
 	return chk, true
 }
 
@@ -82,30 +85,56 @@ func callsAt(calls [][]CallTimes, i int) []CallTimes {
 	return calls[i]
 }
 
-// runCalls predicts one call of p on k workers at unitNs (see Workload.run), and returns it
-// with the helper starts it charged. With calls, a repetition's time per call is a mean over
-// calls whose helpers start at very different times (on the project's VM a batch's median
-// fork is about 2 µs and its slowest from 4 µs to a millisecond), so the prediction is the
-// mean of the simulations with callSamples of calls, spread evenly over their forks, each
-// charged its own start, fork and join. Without calls (or with 1 worker, which runs inline),
-// it is the simulation with the workload's Machine.
-func (w Workload) runCalls(c Costs, p impls.Partitioner, k int, unitNs []float64, calls []CallTimes) (float64, []float64) {
+// runCalls predicts one call of p on k workers at unitNs (see Workload.run), as the mean over
+// a repetition's w.Calls calls, and returns it with the helper starts it charged, of the warm
+// calls and of the cold ones. With calls, a repetition's first call is cold, made after a
+// calibration trial and the inputs' reset, when the pool's helpers have parked (on the
+// project's VM its helper starts after 50 µs to a millisecond), and the others follow it back
+// to back; and the warm calls' helpers too start at very different times (a batch's median
+// about 2 µs, its slowest from 4 µs to a millisecond). So the first call is predicted as the
+// mean of the simulations with the cold calls, each charged its own start, fork and join, and
+// the others as the mean of the simulations with callSamples of the warm calls, spread evenly
+// over their forks. Without calls (or with 1 worker, which runs inline), it is the simulation
+// with the workload's Machine.
+func (w Workload) runCalls(c Costs, p impls.Partitioner, k int, unitNs []float64, calls []CallTimes) (ns float64, warmForks, coldForks []float64) {
 	if len(calls) == 0 || k < 2 {
-		return w.run(c, p, k, unitNs).MakespanNs, nil
+		return w.run(c, p, k, unitNs).MakespanNs, nil, nil
 	}
-	byFork := slices.Clone(calls)
-	slices.SortFunc(byFork, func(a, b CallTimes) int { return cmp.Compare(a.ForkNs, b.ForkNs) })
-	n := min(callSamples, len(byFork))
-	sum := 0.0
-	var forks []float64
-	for j := range n {
-		ct := byFork[(2*j+1)*len(byFork)/(2*n)]
+	sim := func(ct CallTimes) float64 {
 		wc := w
 		wc.Machine.StartNs, wc.Machine.ForkNs, wc.Machine.JoinNs = ct.StartNs, ct.ForkNs, ct.JoinNs
-		sum += wc.run(c, p, k, unitNs).MakespanNs
-		forks = append(forks, ct.ForkNs)
+		return wc.run(c, p, k, unitNs).MakespanNs
 	}
-	return sum / float64(n), forks
+	var warm, cold []CallTimes
+	for _, ct := range calls {
+		if ct.Cold {
+			cold = append(cold, ct)
+		} else {
+			warm = append(warm, ct)
+		}
+	}
+	var warmNs, coldNs float64
+	if len(warm) > 0 {
+		slices.SortFunc(warm, func(a, b CallTimes) int { return cmp.Compare(a.ForkNs, b.ForkNs) })
+		n := min(callSamples, len(warm))
+		for j := range n {
+			ct := warm[(2*j+1)*len(warm)/(2*n)]
+			warmNs += sim(ct) / float64(n)
+			warmForks = append(warmForks, ct.ForkNs)
+		}
+	}
+	for _, ct := range cold {
+		coldNs += sim(ct) / float64(len(cold))
+		coldForks = append(coldForks, ct.ForkNs)
+	}
+	switch {
+	case len(warm) == 0:
+		warmNs = coldNs
+	case len(cold) == 0:
+		coldNs = warmNs
+	}
+	m := float64(max(1, w.Calls))
+	return (coldNs + (m-1)*warmNs) / m, warmForks, coldForks
 }
 
 // callSamples is how many of a batch's calls runCalls simulates.

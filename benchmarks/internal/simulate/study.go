@@ -68,6 +68,9 @@ type Check struct {
 	// ForkNs is the median helper start of the fork-join calls the repetitions were
 	// predicted with; 0 if they were predicted with the workload's Machine.
 	ForkNs float64 `json:"fork_ns,omitempty"`
+	// ColdForkNs is the median helper start of the cold calls (see Workload.runCalls), the
+	// first call of each repetition's prediction; 0 if there were none.
+	ColdForkNs float64 `json:"cold_fork_ns,omitempty"`
 	// OtherLoad is how many CPUs others kept busy while the workload was measured (other
 	// processes, and on a virtual machine the host: see package load), -1 if unknown. A check with more
 	// than the study's DisturbedCores is not counted in the verdict.

@@ -198,6 +198,42 @@ func TestValidationCalls(t *testing.T) {
 	}
 }
 
+// TestValidationColdCalls: a repetition's first call is predicted with the cold calls, the
+// others with the warm ones. With warm calls whose helper starts at once and cold ones whose
+// helper comes after the caller has run both static slots, a workload of 1 call per repetition
+// is predicted at all of the work, one of 4 calls at a quarter of all and three quarters of
+// half; the check records the median cold helper start.
+func TestValidationColdCalls(t *testing.T) {
+	const n = 1_000
+	c := costsOf(t, "uniform", n)
+	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
+	late := 2 * c.Total()
+	var calls []simulate.CallTimes
+	for i := range 8 {
+		calls = append(calls, simulate.CallTimes{ForkNs: late, Cold: i < 3})
+	}
+	for i := 3; i < 8; i++ {
+		calls[i].ForkNs = 0
+	}
+	half, all := c[n/2], c.Total()
+	for _, tc := range []struct {
+		calls int
+		want  float64
+	}{{1, all}, {4, (all + 3*half) / 4}} {
+		s := &simulate.Study{Machine: m, Workers: []int{2}, Tolerance: 0.15}
+		s.Workloads = []simulate.Workload{simulate.Predict("uniform", c, tc.calls, []float64{1, 1}, 0, m, s.Workers)}
+		s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+			return simulate.Repetitions{TimesNs: []float64{tc.want}, UnitNs: [][]float64{{1, 1}}, CallsBefore: [][]simulate.CallTimes{calls}}, impl == "static"
+		})
+		if len(s.Checks) != 1 {
+			t.Fatalf("%d calls: checks %+v; want one, for static", tc.calls, s.Checks)
+		}
+		if ch := s.Checks[0]; math.Abs(ch.Error) > 1e-9 || ch.ColdForkNs != late || ch.ForkNs != 0 {
+			t.Errorf("%d calls a repetition: predicted %g, error %g, helper starts %g warm, %g cold; want %g, 0, 0 and %g", tc.calls, ch.PredictedNs, ch.Error, ch.ForkNs, ch.ColdForkNs, tc.want, late)
+		}
+	}
+}
+
 func TestFormatNs(t *testing.T) {
 	for _, tc := range []struct {
 		ns   float64
