@@ -215,12 +215,13 @@ func BenchmarkOverhead(b *testing.B) {
 }
 
 // BenchmarkCallAfterIdle times one 2-worker call on saxpy's 2^20 items after
-// the pool has been idle for a millisecond, long enough for its helpers to
-// park: the call pays a helper's wake-up, as a loop called now and then does.
+// the pool has been idle for 11 ms: its helpers have parked, so the call pays
+// a helper's wake-up, and the 10 ms between two looks at the threads' waits
+// (see lag.go) have passed, as for a loop called now and then.
 // impl=goroutines is the hand-written loop, which starts its goroutines anew.
 func BenchmarkCallAfterIdle(b *testing.B) {
 	w, _ := workload.ByName("saxpy")
-	inst := w.New(1 << 22)
+	inst := w.New(1 << 20)
 	n := inst.Len()
 	for _, tc := range []struct {
 		name string
@@ -242,7 +243,7 @@ func BenchmarkCallAfterIdle(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
-				time.Sleep(2 * time.Millisecond)
+				time.Sleep(11 * time.Millisecond)
 				b.StartTimer()
 				tc.run()
 			}
