@@ -26,13 +26,10 @@ const restartChunk = impls.DynamicChunk
 // contiguous parts, goroutine g the g-th k-th of the range, and once taking chunks of
 // restartChunk items in order from a shared cursor, as dynamic's workers do, in an order that
 // alternates from trial to trial. It returns what a chunk of the second pass cost beyond the
-// same items in the first: the difference of the two passes' busy times, all goroutines
-// together, over the chunks (see busyTime). The figure includes each chunk's take from the
-// cursor (see RestartNs). Both passes run the same items, so the figure does not depend on how
-// well the workload's cost model or the calibration's samples describe them; in both, the k
-// goroutines end each call together, as a loop's end at its join, before the next call's
-// chunks, which are the same items; and a busy time leaves out the waits at those joins, and
-// so does not depend on how evenly the contiguous parts' costs fall.
+// same items in the first: (CPU time of the cursor pass - CPU time of the contiguous pass),
+// all goroutines together, over the chunks. The figure includes each chunk's take from the
+// cursor (see RestartNs). Both passes run the same items, so the figure does not depend on
+// how well the workload's cost model or the calibration's samples describe them.
 //
 // Why a shared cursor and not a fixed assignment (goroutine g the chunks g, g+k, ...): a
 // cursor keeps the goroutines in lock-step on neighbouring chunks, each writing next to the
@@ -40,84 +37,89 @@ const restartChunk = impls.DynamicChunk
 // chunks expensive on a memory-bound loop. BenchmarkRestartPattern measures it on saxpy at a
 // quarter of its size, 2 goroutines (20 passes, 3 runs): contiguous halves 4.4-4.7 ms, a fixed
 // assignment 7.2-7.7 ms, the shared cursor 14.3-15.2 ms, dynamic through pfor 14.8-15.4 ms.
-//
-// Why joins in both passes and wall-clock busy times: an earlier version summed the threads'
-// CPU times, with joins in the cursor pass only, their waits taken out. On the project's AMD
-// VM its trials read tiny's restart at 0.5 to 2.3 µs a chunk (medians 0.55 to 1.15 µs in
-// eight runs), while dynamic through pfor cost 0 to 0.1 µs a chunk more than static, and the
-// predictions of tiny/dynamic came out 20% to 63% too slow. This version reads about 0.27 µs
-// on tiny, 0.30 µs on saxpy (where pfor's dynamic costs 0.35 µs a chunk more than its static)
-// and 0.39 µs on spmv, and nothing on uniform and mandelbrot (16 trials each).
 func (cal *Calibrator) restartTrial(k int) float64 {
 	n := cal.inst.Len()
 	chunks := (n + restartChunk - 1) / restartChunk
-	// join waits until the k goroutines have finished the call, and returns how long it
-	// waited.
-	join := func(c *restartCursor) time.Duration {
-		t := time.Now()
-		c.arrived.Add(1)
-		for c.arrived.Load() < int64(k) {
-			runtime.Gosched()
-		}
-		return time.Since(t)
-	}
-	contiguous := func(g int) (waited time.Duration) {
-		for call := range cal.calls {
+	contiguous := func(g int) {
+		for range cal.calls {
 			cal.inst.Chunk(g*n/k, (g+1)*n/k)
-			if call+1 < cal.calls {
-				waited += join(&cal.cursors[call])
-			}
 		}
-		return waited
 	}
-	cursor := func(g int) (waited time.Duration) {
+	waited := make([]time.Duration, k)
+	cursor := func(g int) {
+		var w time.Duration
 		for call := range cal.calls {
 			c := &cal.cursors[call]
 			for j := int(c.next.Add(1) - 1); j < chunks; j = int(c.next.Add(1) - 1) {
 				cal.inst.Chunk(j*restartChunk, min(n, (j+1)*restartChunk))
 			}
 			if call+1 < cal.calls {
-				waited += join(c)
+				// Calls end together, as a loop's end at its join: the next call's chunks
+				// are the same items. The wait is not a chunk's cost. It is taken out of
+				// the pass in the pass's own clock, the thread's CPU time where there is
+				// one: a thread descheduled while it waits spends less CPU time than the
+				// wall clock shows, and taking out the wall time made tiny's restarts
+				// negative, down to -8.7 µs per chunk.
+				t := time.Now()
+				cpu0, cpuOK := threadCPU()
+				c.arrived.Add(1)
+				for c.arrived.Load() < int64(k) {
+					runtime.Gosched()
+				}
+				if cpu1, ok := threadCPU(); cpuOK && ok {
+					w += cpu1 - cpu0
+				} else {
+					w += time.Since(t)
+				}
 			}
 		}
-		return waited
-	}
-	reset := func() {
-		for i := range cal.cursors {
-			cal.cursors[i].next.Store(0)
-			cal.cursors[i].arrived.Store(0)
-		}
+		waited[g] = w
 	}
 	var cont, curs time.Duration
 	if len(cal.restart)%2 == 0 {
-		cont = busyTime(k, contiguous)
-		reset()
-		curs = busyTime(k, cursor)
+		cont, curs = totalTime(k, contiguous), totalTime(k, cursor)
 	} else {
-		curs = busyTime(k, cursor)
-		reset()
-		cont = busyTime(k, contiguous)
+		curs, cont = totalTime(k, cursor), totalTime(k, contiguous)
 	}
-	reset()
+	for _, w := range waited {
+		curs -= w
+	}
+	for i := range cal.cursors {
+		cal.cursors[i].next.Store(0)
+		cal.cursors[i].arrived.Store(0)
+	}
 	return float64((curs - cont).Nanoseconds()) / float64(chunks*cal.calls)
 }
 
-// busyTime runs pass(g) on k goroutines, g = 0..k-1, and returns their busy times added up:
-// each goroutine's wall time less the waits its pass reports.
-func busyTime(k int, pass func(g int) (waited time.Duration)) time.Duration {
-	busy := make([]time.Duration, k)
+// threadTimes runs pass(g) on k goroutines, g = 0..k-1, each locked to its thread so that
+// the thread's CPU time is the goroutine's, and returns the CPU time of each (wall time
+// where the platform cannot tell; see threadCPU).
+func threadTimes(k int, pass func(g int)) []time.Duration {
+	spent := make([]time.Duration, k)
 	var wg sync.WaitGroup
 	for g := range k {
 		wg.Go(func() {
-			t := time.Now()
-			waited := pass(g)
-			busy[g] = time.Since(t) - waited
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			w0 := time.Now()
+			cpu0, cpuOK := threadCPU()
+			pass(g)
+			d := time.Since(w0)
+			if cpu1, ok := threadCPU(); cpuOK && ok && cpu1 > cpu0 {
+				d = cpu1 - cpu0
+			}
+			spent[g] = d
 		})
 	}
 	wg.Wait()
+	return spent
+}
+
+// totalTime returns the CPU time of k goroutines running pass, added up (see threadTimes).
+func totalTime(k int, pass func(g int)) time.Duration {
 	var total time.Duration
-	for _, b := range busy {
-		total += b
+	for _, d := range threadTimes(k, pass) {
+		total += d
 	}
 	return total
 }
