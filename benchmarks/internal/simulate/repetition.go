@@ -10,7 +10,8 @@ import (
 // Repetitions are the timed repetitions of one implementation on one workload, each
 // bracketed by calibration trials made just before and just after it with as many goroutines
 // as the implementation's workers (see Calibrator.TrialWith), and, with 2 workers or more, by
-// batches of fork-join calls (see Calibrator.ForkJoinBatch).
+// fork-join calls: a few cold ones and a batch of warm ones (see Calibrator.ColdCalls and
+// Calibrator.ForkJoinBatch).
 type Repetitions struct {
 	TimesNs []float64 // each repetition's time per call, in order
 	// UnitNs[i] holds the figures of the goroutines of the trial made just before TimesNs[i]
@@ -19,9 +20,9 @@ type Repetitions struct {
 	// AfterUnitNs[i] holds those of the trial made just after TimesNs[i]; nil if there were
 	// none, and then each repetition is predicted from the trial before it alone.
 	AfterUnitNs [][]float64
-	// CallsBefore[i] and CallsAfter[i] are the fork-join calls timed just before and just after
-	// TimesNs[i]; nil if there were none, and then the workload's Machine's start, fork and join
-	// are charged.
+	// CallsBefore[i] and CallsAfter[i] are the fork-join calls, cold and warm, timed just
+	// before and just after TimesNs[i]; nil if there were none, and then the workload's
+	// Machine's start, fork and join are charged.
 	CallsBefore, CallsAfter [][]CallTimes
 	OtherLoad               float64 // CPUs others (processes, the host) kept busy meanwhile; -1 if unknown
 }
