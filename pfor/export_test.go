@@ -37,4 +37,7 @@ func SetLagging(t testing.TB, on bool) {
 
 // Lagging reports whether a call starting now would start on the caller
 // alone, looking at the threads' waits if it is time to.
-func Lagging() bool { return lagging() }
+func Lagging() bool {
+	lookIfDue()
+	return lagged()
+}

@@ -31,11 +31,12 @@ import (
 // sequentially beside the burner (39 against 23 µs a call) and beside the
 // bursts (40 against 26 µs), and about as fast beside the light bursts. (The
 // count of involuntary context switches, tried first, rose with the light
-// bursts and not with the heavy ones.) So every parallel call looks at the
-// sum of the threads' waits once sampleEvery has passed since the last
-// look (a call that runs in parallel after posting its job, so that its
-// helpers start meanwhile: see execute), and two looks in a row that each see it grow by lagWait of the time
-// per P or more put the pool in the lagging state. (One look alone is not
+// bursts and not with the heavy ones.) So every call of the default
+// partitioner looks at the sum of the threads' waits once sampleEvery has
+// passed since the last look (a call that runs in parallel does so after
+// posting its job, so that its helpers start meanwhile: see execute), and
+// two looks in a row that each see it grow by lagWait of the time per P or
+// more put the pool in the lagging state. (One look alone is not
 // enough: a garbage collection or a hiccup of the host makes a burst now
 // and then.) Per P: on a machine of many cores, one core taken by a
 // neighbour makes one thread wait, and there a call on the caller alone
@@ -93,13 +94,6 @@ var epoch = time.Now()
 
 // now returns the monotonic nanoseconds since the package's start.
 func now() int64 { return int64(time.Since(epoch)) }
-
-// lagging reports whether a call starting now should start on the caller
-// alone, after looking at the threads' waits if it is time to.
-func lagging() bool {
-	lookIfDue()
-	return lagged()
-}
 
 // lagged reports whether a call starting now should start on the caller
 // alone, as the last look left the state.
