@@ -38,6 +38,11 @@ type Config struct {
 	// the simulator makes there a second trial, so that each repetition has one on either
 	// side and a change of the machine's speed in between shows.
 	AfterRepetition func(impl string, workers int)
+	// Instance, if not nil, returns the instance to measure workload w on, of n items, instead
+	// of a new one: the simulator measures the instance it calibrates on, since on a virtual
+	// machine two instances of the same data can run at different speeds (their memory is
+	// backed differently).
+	Instance func(w workloads.Workload, n int) workload.Instance
 }
 
 // Result is one cell of the comparison: an implementation on a workload with a number of
@@ -135,7 +140,12 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 	m := progressStart(cfg.Progress, w.Name, (cfg.Repeat+1)*len(live))
 	defer m.End()
 	m.Step(0, "building the inputs and the sequential checksum")
-	inst := w.New(n)
+	var inst workload.Instance
+	if cfg.Instance != nil {
+		inst = cfg.Instance(w, n)
+	} else {
+		inst = w.New(n)
+	}
 	want := sequentialChecksum(inst, calls)
 	step := 0
 	// Other processes' load is measured over all the workload's repetitions, gaps included:
@@ -159,11 +169,12 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 				c.run(inst)
 			}
 			d := time.Since(t0)
-			if cfg.AfterRepetition != nil {
-				cfg.AfterRepetition(c.res.Impl, c.res.Workers)
-			}
+			// The checksum first: AfterRepetition may use the instance (see Config.Instance).
 			if got := inst.Checksum(); got != want {
 				return nil, fmt.Errorf("runner: %s with %s, %d workers: checksum %#x; want %#x (the sequential run's)", w.Name, c.res.Impl, c.res.Workers, got, want)
+			}
+			if cfg.AfterRepetition != nil {
+				cfg.AfterRepetition(c.res.Impl, c.res.Workers)
 			}
 			c.res.Checksum = want
 			if rep > 0 {

@@ -286,3 +286,40 @@ func (r *handOverRun) GiveBack(w, from int) {
 func (r *handOverRun) Piece(int) int               { return 1 }
 func (r *handOverRun) Counts(int) partition.Counts { return partition.Counts{} }
 func (r *handOverRun) Stolen(w int) bool           { return w == 0 }
+
+// TestCompareMeasuresTheGivenInstance: with Config.Instance, every run is made on the instance
+// it returns, which AfterRepetition may then use without spoiling the checksum (the simulator
+// calibrates on it between repetitions).
+func TestCompareMeasuresTheGivenInstance(t *testing.T) {
+	w, _ := workloads.ByName("uniform")
+	inst := w.New(100)
+	var asked []int
+	cfg := runner.Config{
+		Workloads: []workloads.Workload{w}, Impls: pickImpls(t, "static"), Workers: []int{2}, N: 100, Repeat: 2,
+		Instance: func(got workloads.Workload, n int) workload.Instance {
+			asked = append(asked, n)
+			if got.Name != w.Name {
+				t.Errorf("Instance asked for %s; want %s", got.Name, w.Name)
+			}
+			return inst
+		},
+		// The instance is reset and run again after each repetition, as a calibration trial does.
+		AfterRepetition: func(string, int) { inst.Reset(); inst.Chunk(0, 50) },
+	}
+	rs, err := runner.Compare(cfg)
+	if err != nil {
+		t.Fatalf("Compare with a given instance: %v", err)
+	}
+	if !slices.Equal(asked, []int{100}) || len(rs) != 2 || len(rs[1].TimesNs) != 2 {
+		t.Errorf("Instance asked %v, results %+v; want one instance of 100 items, measured twice", asked, rs)
+	}
+	// The runs were made on inst: a run after the last repetition's hook leaves its checksum.
+	inst.Reset()
+	inst.Chunk(0, 50)
+	half := inst.Checksum()
+	inst.Reset()
+	inst.Chunk(0, 100)
+	if full := inst.Checksum(); full == half {
+		t.Fatalf("uniform's checksum does not tell a half run from a whole one")
+	}
+}
