@@ -1,6 +1,8 @@
 package simulate
 
 import (
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -124,4 +126,85 @@ func (c *chunkCost) Chunk(lo, hi int) {
 	}
 	for t := time.Now(); time.Since(t) < c.each; {
 	}
+}
+
+// TestRestartTrialJoinsEachCall: in both passes of a restart trial, no goroutine starts a
+// call's items before every goroutine has finished the call before, as at a loop's join; the
+// goroutine of the second half is slowed down, so that one that does not wait runs ahead.
+func TestRestartTrialJoinsEachCall(t *testing.T) {
+	const n, calls = 1000, 20
+	inst := &callOrder{n: n, calls: calls}
+	cal := NewCalibrator(inst, make(Costs, n+1), calls, 2)
+	for range 2 { // one trial of each order of the passes
+		cal.RestartTrial()
+	}
+	if inst.early.Load() != 0 {
+		t.Fatalf("%d chunks started before the call before them had ended on every goroutine", inst.early.Load())
+	}
+	if got, want := inst.items.Load(), int64(2*2*calls*n); got != want {
+		t.Fatalf("restart trials processed %d items; want %d (two passes of %d calls, twice)", got, want, calls)
+	}
+}
+
+// callOrder is an Instance that counts, for a restart trial, the chunks that start a call's
+// items before all of the previous call's have run (early). It tells the passes apart by
+// their chunks: the contiguous pass's start at 0 and n/2 and are n/2 long, the cursor pass's
+// are restartChunk long at multiples of it. A Reset, at the end of a trial, starts over.
+type callOrder struct {
+	n, calls     int
+	items, early atomic.Int64
+	mu           sync.Mutex
+	done         map[bool]int // items done in the current pass, by kind (contiguous or not)
+	started      [2]int       // contiguous calls started, by goroutine
+	cursorStarts int          // cursor chunks at 0 started: the cursor pass's calls started
+}
+
+func (o *callOrder) Len() int { return o.n }
+func (o *callOrder) Reset() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.done, o.started, o.cursorStarts = nil, [2]int{}, 0
+}
+func (o *callOrder) Item(i int)         { o.Chunk(i, i+1) }
+func (o *callOrder) Checksum() uint64   { return uint64(o.items.Load()) }
+func (o *callOrder) Cost(i int) float64 { return 1 }
+func (o *callOrder) Chunk(lo, hi int) {
+	half := o.n / 2
+	contiguous := hi-lo == half && (lo == 0 || lo == half)
+	o.mu.Lock()
+	if o.done == nil {
+		o.done = map[bool]int{}
+	}
+	// The call a chunk starts: a contiguous goroutine's m-th chunk starts call m, and the
+	// m-th cursor chunk at 0 starts call m of the cursor pass. Call m may start once the
+	// items of the m calls before it are done.
+	call := -1
+	switch {
+	case contiguous:
+		g := lo / half
+		call = o.started[g]
+		o.started[g]++
+	case lo == 0:
+		call = o.cursorStarts
+		o.cursorStarts++
+	}
+	if call >= 0 && o.done[contiguous] < call*o.n {
+		o.early.Add(1)
+	}
+	o.mu.Unlock()
+	if lo == half || lo >= half && !contiguous {
+		time.Sleep(20 * time.Microsecond) // the second half's goroutine is slow
+	}
+	o.mu.Lock()
+	o.done[contiguous] += hi - lo
+	if o.done[contiguous] == o.calls*o.n { // the pass is over
+		o.done[contiguous] = 0
+		if contiguous {
+			o.started = [2]int{}
+		} else {
+			o.cursorStarts = 0
+		}
+	}
+	o.mu.Unlock()
+	o.items.Add(int64(hi - lo))
 }

@@ -29,7 +29,10 @@ const restartChunk = impls.DynamicChunk
 // same items in the first: (CPU time of the cursor pass - CPU time of the contiguous pass),
 // all goroutines together, over the chunks. The figure includes each chunk's take from the
 // cursor (see RestartNs). Both passes run the same items, so the figure does not depend on
-// how well the workload's cost model or the calibration's samples describe them.
+// how well the workload's cost model or the calibration's samples describe them. In both, the
+// k goroutines end each call together before the next call's chunks, which are the same
+// items, as a loop's calls end at their join (see restartJoin), and the waits there are not
+// counted.
 //
 // Why a shared cursor and not a fixed assignment (goroutine g the chunks g, g+k, ...): a
 // cursor keeps the goroutines in lock-step on neighbouring chunks, each writing next to the
@@ -37,59 +40,84 @@ const restartChunk = impls.DynamicChunk
 // chunks expensive on a memory-bound loop. BenchmarkRestartPattern measures it on saxpy at a
 // quarter of its size, 2 goroutines (20 passes, 3 runs): contiguous halves 4.4-4.7 ms, a fixed
 // assignment 7.2-7.7 ms, the shared cursor 14.3-15.2 ms, dynamic through pfor 14.8-15.4 ms.
+//
+// Why joins in both passes: with joins in the cursor pass only, which yielded at once, tiny's
+// restart read 0.55 to 1.15 µs a chunk on the project's AMD VM (medians of eight runs), while
+// dynamic through pfor cost about 0.25 µs a chunk more than static, and tiny/dynamic was
+// predicted 20% to 63% too slow. With joins in both, tiny reads about 0.36 µs (twelve trials
+// of each version interleaved: 1.24 µs before), and saxpy, spmv and query read as before.
 func (cal *Calibrator) restartTrial(k int) float64 {
 	n := cal.inst.Len()
 	chunks := (n + restartChunk - 1) / restartChunk
+	waited := make([]time.Duration, k) // each goroutine's waits at the joins
+	// Both passes join at the cursors' counts of arrivals, reset after each pass.
 	contiguous := func(g int) {
-		for range cal.calls {
+		for call := range cal.calls {
 			cal.inst.Chunk(g*n/k, (g+1)*n/k)
+			if call+1 < cal.calls {
+				waited[g] += restartJoin(&cal.cursors[call].arrived, k)
+			}
 		}
 	}
-	waited := make([]time.Duration, k)
 	cursor := func(g int) {
-		var w time.Duration
 		for call := range cal.calls {
 			c := &cal.cursors[call]
 			for j := int(c.next.Add(1) - 1); j < chunks; j = int(c.next.Add(1) - 1) {
 				cal.inst.Chunk(j*restartChunk, min(n, (j+1)*restartChunk))
 			}
 			if call+1 < cal.calls {
-				// Calls end together, as a loop's end at its join: the next call's chunks
-				// are the same items. The wait is not a chunk's cost. It is taken out of
-				// the pass in the pass's own clock, the thread's CPU time where there is
-				// one: a thread descheduled while it waits spends less CPU time than the
-				// wall clock shows, and taking out the wall time made tiny's restarts
-				// negative, down to -8.7 µs per chunk.
-				t := time.Now()
-				cpu0, cpuOK := threadCPU()
-				c.arrived.Add(1)
-				for c.arrived.Load() < int64(k) {
-					runtime.Gosched()
-				}
-				if cpu1, ok := threadCPU(); cpuOK && ok {
-					w += cpu1 - cpu0
-				} else {
-					w += time.Since(t)
-				}
+				waited[g] += restartJoin(&c.arrived, k)
 			}
 		}
-		waited[g] = w
+	}
+	// reset returns the pass's waits and zeroes them and the cursors for the next pass.
+	reset := func() (waits time.Duration) {
+		for g, w := range waited {
+			waits += w
+			waited[g] = 0
+		}
+		for i := range cal.cursors {
+			cal.cursors[i].next.Store(0)
+			cal.cursors[i].arrived.Store(0)
+		}
+		return waits
 	}
 	var cont, curs time.Duration
 	if len(cal.restart)%2 == 0 {
-		cont, curs = totalTime(k, contiguous), totalTime(k, cursor)
+		cont = totalTime(k, contiguous) - reset()
+		curs = totalTime(k, cursor) - reset()
 	} else {
-		curs, cont = totalTime(k, cursor), totalTime(k, contiguous)
-	}
-	for _, w := range waited {
-		curs -= w
-	}
-	for i := range cal.cursors {
-		cal.cursors[i].next.Store(0)
-		cal.cursors[i].arrived.Store(0)
+		curs = totalTime(k, cursor) - reset()
+		cont = totalTime(k, contiguous) - reset()
 	}
 	return float64((curs - cont).Nanoseconds()) / float64(chunks*cal.calls)
 }
+
+// restartJoin counts the calling goroutine as arrived at a restart trial's join, waits until
+// k have arrived, and returns how long it waited, in the thread's CPU time where there is
+// one: a thread descheduled while it waits spends less CPU time than the wall clock shows
+// (taking out the wall time made tiny's restarts negative, down to -8.7 µs a chunk). As
+// pfor's helpers do between calls, it spins first, and yields only after joinSpin, so that a
+// join costs about what pfor's does; a join that yields at once, with the goroutines locked
+// to their threads, hands the thread's P to another thread and back.
+func restartJoin(arrived *atomic.Int64, k int) time.Duration {
+	t := time.Now()
+	cpu0, cpuOK := threadCPU()
+	arrived.Add(1)
+	for arrived.Load() < int64(k) {
+		if time.Since(t) > joinSpin {
+			runtime.Gosched()
+		}
+	}
+	if cpu1, ok := threadCPU(); cpuOK && ok {
+		return cpu1 - cpu0
+	}
+	return time.Since(t)
+}
+
+// joinSpin is how long a restart trial's join spins before it yields: as long as pfor's
+// helpers look for work before they park.
+const joinSpin = 50 * time.Microsecond
 
 // threadTimes runs pass(g) on k goroutines, g = 0..k-1, each locked to its thread so that
 // the thread's CPU time is the goroutine's, and returns the CPU time of each (wall time
@@ -125,7 +153,7 @@ func totalTime(k int, pass func(g int)) time.Duration {
 }
 
 // restartCursor is the shared cursor of a restart trial's call, and the count of goroutines
-// done with the call, on a cache line of their own.
+// done with the call (in either pass), on a cache line of their own.
 type restartCursor struct {
 	_       [64]byte
 	next    atomic.Int64
