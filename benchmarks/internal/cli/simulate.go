@@ -89,7 +89,10 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		if start, fork, join, ok := cal.ForkJoin(); ok {
 			wm.StartNs, wm.ForkNs, wm.JoinNs = start, fork, join
 		}
-		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(wm.Model("dynamic", procs, 0).TakeNs), wm, o.Workers)
+		// A restart trial's chunk pays a take from its shared cursor, after the other
+		// goroutine's take nearly always: RestartNs leaves out both (see Machine.Model).
+		dm := wm.Model("dynamic", procs, 0)
+		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(dm.TakeNs+dm.TransferNs), wm, o.Workers)
 		sw.UnitTrialsNs = cal.Trials()
 		sw.RestartTrialsNs = cal.RestartTrials()
 		s.Workloads = append(s.Workloads, sw)

@@ -16,6 +16,10 @@ type Partitioner struct {
 	// for the process's monotonic clock; the simulator passes its virtual time. The others
 	// ignore it.
 	New func(clock func() int64) partition.Partitioner
+	// Shared is set for the partitioners whose workers take every range from one shared
+	// cursor (dynamic, guided): a take after another worker's moves the cursor's cache line
+	// from that worker's core.
+	Shared bool
 }
 
 // Settings of the fixed-chunk partitioners, as in the library's BenchmarkRange.
@@ -28,16 +32,16 @@ const (
 // stealing, auto.
 func Partitioners() []Partitioner {
 	return []Partitioner{
-		{"static", func(func() int64) partition.Partitioner { return partition.Static() }},
-		{"dynamic", func(func() int64) partition.Partitioner { return partition.Dynamic(DynamicChunk) }},
-		{"guided", func(func() int64) partition.Partitioner { return partition.Guided(GuidedMin) }},
-		{"stealing", func(clock func() int64) partition.Partitioner {
+		{Name: "static", New: func(func() int64) partition.Partitioner { return partition.Static() }},
+		{Name: "dynamic", New: func(func() int64) partition.Partitioner { return partition.Dynamic(DynamicChunk) }, Shared: true},
+		{Name: "guided", New: func(func() int64) partition.Partitioner { return partition.Guided(GuidedMin) }, Shared: true},
+		{Name: "stealing", New: func(clock func() int64) partition.Partitioner {
 			if clock == nil {
 				return partition.Stealing()
 			}
 			return partition.StealingWith(partition.StealingOptions{Clock: clock})
 		}},
-		{"auto", func(clock func() int64) partition.Partitioner {
+		{Name: "auto", New: func(clock func() int64) partition.Partitioner {
 			if clock == nil {
 				return partition.Auto()
 			}

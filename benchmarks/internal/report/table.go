@@ -78,8 +78,8 @@ func formatCount(x float64) string {
 // and steals per call; then the validation checks and line.
 func WriteStudy(w io.Writer, s *simulate.Study) error {
 	m := s.Machine
-	fmt.Fprintf(w, "calibration: Spin %.2f ns/iter; take (ns, 1/2/... goroutines at once) %s; steal %.0f ns; failed steal attempt %.0f ns; 2-worker call: caller starts %s, helper %s, returns %s after the last item\n",
-		m.SpinNs, takes(m), m.StealNs, m.FailNs, FormatNs(m.StartNs), FormatNs(m.ForkNs), FormatNs(m.JoinNs))
+	fmt.Fprintf(w, "calibration: Spin %.2f ns/iter; take (ns, 1/2/... goroutines at once) %s; steal %.0f ns; failed steal attempt %.0f ns; cache line transfer %.0f ns; 2-worker call: caller starts %s, helper %s, returns %s after the last item\n",
+		m.SpinNs, takes(m), m.StealNs, m.FailNs, m.TransferNs, FormatNs(m.StartNs), FormatNs(m.ForkNs), FormatNs(m.JoinNs))
 	for _, wl := range s.Workloads {
 		units := make([]string, len(wl.UnitNs))
 		for k, u := range wl.UnitNs {

@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -207,4 +208,15 @@ func (o *callOrder) Chunk(lo, hi int) {
 	}
 	o.mu.Unlock()
 	o.items.Add(int64(hi - lo))
+}
+
+// TestPingPong: a step of the ping-pong, a cache line moving between two running goroutines'
+// cores, costs something and far less than the second after which a step whose other
+// goroutine never ran gives up.
+func TestPingPong(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	d, steps := pingPong()
+	if per := float64(d.Nanoseconds()) / steps; !(per > 0 && per < 50_000) {
+		t.Fatalf("ping-pong: %v for %g steps, %g ns a step; want between 0 and 50 µs", d, steps, per)
+	}
 }

@@ -52,6 +52,9 @@ type Model struct {
 	TakeNs       float64 // a Next that takes from the worker's own range or the shared cursor
 	StealNs      float64 // a successful steal, in addition to the take that follows it
 	FailNs       float64 // one steal attempt that finds nothing
+	// TransferNs is charged, for a partitioner with a shared cursor (impls.Partitioner.Shared),
+	// on each Next of a worker after another worker's Next: the cursor's cache line moves.
+	TransferNs float64
 	// CallNs is charged for each call of the body: each range a worker gets, or each piece
 	// of it where the worker processes it in pieces (see CalibrateCall).
 	CallNs float64
@@ -154,6 +157,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	res := Result{Partitioner: p.Name, Workers: workers}
 	end := 0.0
 	polls := 0
+	cursorAt := -1 // the driver whose core holds a shared cursor's line: the last to call Next
 	for q.Len() > 0 {
 		d := q.ws[0]
 		now = int64(clock[d])
@@ -184,6 +188,12 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		}
 		lo, hi, ok := run.Next(w)
 		dt := m.TakeNs
+		if p.Shared {
+			if cursorAt >= 0 && cursorAt != d {
+				dt += m.TransferNs
+			}
+			cursorAt = d
+		}
 		if stealing {
 			after := sr.Counts(w)
 			dt += float64(after.Steals-before.Steals)*m.StealNs + float64(after.FailedSteals-before.FailedSteals)*m.FailNs

@@ -141,6 +141,28 @@ func partitionerNamed(t *testing.T, name string) impls.Partitioner {
 	return impls.Partitioner{}
 }
 
+// TestSharedCursorTransfers: a take from a shared cursor after another worker's pays
+// TransferNs. Dynamic's two workers alternate over 16 chunks of equal cost, so each pays it on
+// nearly every take; static has no shared cursor and pays nothing; and a caller that drains
+// the cursor alone, its helper arriving after the work is done, pays nothing either.
+func TestSharedCursorTransfers(t *testing.T) {
+	c := costsOf(t, "uniform", 1_000)
+	const transfer = 1000
+	dynamic, static := partitionerNamed(t, "dynamic"), partitionerNamed(t, "static")
+	free, paid := simulate.Model{UnitNs: 1}, simulate.Model{UnitNs: 1, TransferNs: transfer}
+	// 8 chunks and a last, empty take each, all after the other worker's but the first.
+	if d := (simulate.Run(c, dynamic, 2, paid).MakespanNs - simulate.Run(c, dynamic, 2, free).MakespanNs) / transfer; d < 7 || d > 9 {
+		t.Errorf("dynamic, 2 workers: the transfers added %g to the makespan; want 7 to 9", d)
+	}
+	if a, b := simulate.Run(c, static, 2, free), simulate.Run(c, static, 2, paid); a.MakespanNs != b.MakespanNs {
+		t.Errorf("static, 2 workers: makespan %g with transfers, %g without; want them equal", b.MakespanNs, a.MakespanNs)
+	}
+	late := func(m simulate.Model) simulate.Model { m.ForkNs = 10 * c.Total(); return m }
+	if a, b := simulate.Run(c, dynamic, 2, late(free)), simulate.Run(c, dynamic, 2, late(paid)); a.MakespanNs != b.MakespanNs {
+		t.Errorf("dynamic, caller alone: makespan %g with transfers, %g without; want them equal", b.MakespanNs, a.MakespanNs)
+	}
+}
+
 // TestRestarts: a restart is charged for each range that does not continue its worker's
 // previous one. Static gives each worker one block, so its two workers pay one restart each,
 // at the same time; dynamic hands its 64-item chunks out in turn, so nearly every chunk is a
