@@ -52,8 +52,10 @@ type Model struct {
 	TakeNs       float64 // a Next that takes from the worker's own range or the shared cursor
 	StealNs      float64 // a successful steal, in addition to the take that follows it
 	FailNs       float64 // one steal attempt that finds nothing
-	// TransferNs is charged, for a partitioner with a shared cursor (impls.Partitioner.Shared),
-	// on each Next of a worker after another worker's Next: the cursor's cache line moves.
+	// TransferNs is what a cache line costs to move between cores. It is charged, for a
+	// partitioner with a shared cursor (impls.Partitioner.Shared), on each Next of a worker
+	// after another worker's Next, and for each successful steal, whose CAS takes the line of
+	// the victim's range.
 	TransferNs float64
 	// CallNs is charged for each call of the body: each range a worker gets, or each piece
 	// of it where the worker processes it in pieces (see CalibrateCall).
@@ -196,7 +198,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		}
 		if stealing {
 			after := sr.Counts(w)
-			dt += float64(after.Steals-before.Steals)*m.StealNs + float64(after.FailedSteals-before.FailedSteals)*m.FailNs
+			dt += float64(after.Steals-before.Steals)*(m.StealNs+m.TransferNs) + float64(after.FailedSteals-before.FailedSteals)*m.FailNs
 			res.Steals += after.Steals - before.Steals
 			res.FailedSteals += after.FailedSteals - before.FailedSteals
 		}

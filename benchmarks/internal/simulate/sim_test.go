@@ -163,6 +163,27 @@ func TestSharedCursorTransfers(t *testing.T) {
 	}
 }
 
+// TestStealsPayATransfer: a successful steal pays TransferNs on top of StealNs, its CAS taking
+// the line of the victim's range, and a stealing partitioner's takes pay none (each worker takes
+// from its own range): a transfer costs a stealing run exactly what a steal of the same cost
+// does.
+func TestStealsPayATransfer(t *testing.T) {
+	c := costsOf(t, "tailheavy", 10_000)
+	transfer := c.Total() // a stolen range then ends after all the work would have
+	for _, name := range []string{"stealing", "auto"} {
+		p := partitionerNamed(t, name)
+		free := simulate.Run(c, p, 2, simulate.Model{UnitNs: 1})
+		paid := simulate.Run(c, p, 2, simulate.Model{UnitNs: 1, TransferNs: transfer})
+		asSteal := simulate.Run(c, p, 2, simulate.Model{UnitNs: 1, StealNs: transfer})
+		if paid.Steals == 0 || paid.MakespanNs <= free.MakespanNs {
+			t.Errorf("%s, 2 workers: %d steals, makespan %g with transfers, %g without; want steals and a longer makespan", name, paid.Steals, paid.MakespanNs, free.MakespanNs)
+		}
+		if paid != asSteal {
+			t.Errorf("%s, 2 workers: with transfers %+v; want %+v, as with steals of the same cost", name, paid, asSteal)
+		}
+	}
+}
+
 // TestRestarts: a restart is charged for each range that does not continue its worker's
 // previous one. Static gives each worker one block, so its two workers pay one restart each,
 // at the same time; dynamic hands its 64-item chunks out in turn, so nearly every chunk is a
