@@ -21,9 +21,9 @@ type Machine struct {
 	TakeNs  map[string][]float64 `json:"take_ns"`
 	StealNs float64              `json:"steal_ns"` // one successful steal, uncontended
 	FailNs  float64              `json:"fail_ns"`  // one steal attempt on an empty victim
-	// TransferNs is what a take from a shared cursor costs beyond TakeNs[p][0] when another
-	// core took last: the cursor's cache line moving between cores (see pingPong); 0 with
-	// one proc.
+	// TransferNs is what a cache line costs to move between cores (see pingPong), which the
+	// simulation charges to a take from a shared cursor after another core's and to a steal
+	// (see Model.TransferNs); 0 with one proc.
 	TransferNs float64 `json:"transfer_ns"`
 	// StartNs, ForkNs and JoinNs time a pfor call on 2 workers (see forkJoinTimes): from the call
 	// to the caller's first item, from the call to the helper's first item, and from the
