@@ -44,8 +44,9 @@ const restartChunk = impls.DynamicChunk
 // Why joins in both passes: with joins in the cursor pass only, which yielded at once, tiny's
 // restart read 0.55 to 1.15 µs a chunk on the project's AMD VM (medians of eight runs), while
 // dynamic through pfor cost about 0.25 µs a chunk more than static, and tiny/dynamic was
-// predicted 20% to 63% too slow. With joins in both, tiny reads about 0.36 µs (twelve trials
-// of each version interleaved: 1.24 µs before), and saxpy, spmv and query read as before.
+// predicted 20% to 63% too slow. With joins in both, tiny reads about 0.36 µs (medians of twelve
+// trials of each version interleaved: 1.24 µs before), saxpy 404 ns (408 before), spmv 484 ns
+// (343 before, its trials spread from -286 to 985 ns) and query about 0, as before.
 func (cal *Calibrator) restartTrial(k int) float64 {
 	n := cal.inst.Len()
 	chunks := (n + restartChunk - 1) / restartChunk
