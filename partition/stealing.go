@@ -36,8 +36,11 @@ type StealingOptions struct {
 	// Seed seeds victim choice. Runs started with the same seed and driven
 	// in the same order hand out the same ranges.
 	Seed uint64
-	// Clock returns monotonic nanoseconds for adaptive batches; nil uses the
-	// process's monotonic clock. A simulator passes its virtual time.
+	// Clock returns monotonic nanoseconds, which workers read to size
+	// adaptive batches and pieces and to tell how long a worker has held its
+	// range (with a fixed grain, about once per microsecond of work rather
+	// than at every Next); nil uses the process's monotonic clock. A
+	// simulator passes its virtual time.
 	Clock func() int64
 }
 
@@ -63,6 +66,8 @@ const (
 	targetBatch   = 10_000 // ns an adaptive batch should take
 	maxBatch      = 1 << 16
 	maxFirstBatch = 32
+	clockEvery    = 1_000 // ns of ranges between clock readings, fixed grains (see measure)
+	maxSkipped    = 16    // Nexts without a clock reading at most, fixed grains
 )
 
 type stealing struct{ o StealingOptions }
@@ -116,12 +121,14 @@ type stealRun struct {
 
 type stealWorker struct {
 	own     stealrange.Range // padded to its own cache lines
-	since   atomic.Int64     // clock+1 at the Next that returned w's current range; 0 between ranges
+	since   atomic.Int64     // last+1 from the Next that returned w's current range; 0 between ranges
 	rng     uint64           // xorshift state for victim choice
 	batch   int              // items per take
-	last    int64            // clock at the previous Next
+	last    int64            // clock at w's last reading of it (see measure)
 	taken   int              // items processed since the previous Next
-	perItem float64          // ns per item over the previous range; 0 before the first
+	pending int              // items processed between the last reading and the previous Next
+	skipped int              // Nexts since the last reading that did not read the clock
+	perItem float64          // ns per item over the ranges measured last; 0 before the first
 	piece   int              // items per piece of the current range (Piece)
 	lo      int              // start of the range Next returned last
 	stolen  bool             // the current range came from a steal
@@ -145,11 +152,13 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 				me.waiting = false
 				r.hungry.Add(-1)
 			}
-			me.since.Store(me.last + 1)
+			if s := me.last + 1; me.since.Load() != s { // unchanged while measure skips
+				me.since.Store(s)
+			}
 			return lo, hi, true
 		}
 		if !r.steal(w) {
-			me.taken = 0
+			me.taken, me.pending = 0, 0 // the time until the next Next is not the items'
 			if me.since.Load() != 0 {
 				me.since.Store(0)
 			}
@@ -192,19 +201,37 @@ func (r *stealRun) Idle(w int) bool {
 
 func (r *stealRun) Piece(w int) int { return r.ws[w].piece }
 
-// measure updates w's cost per item from how long its previous range took
-// and, for adaptive runs, sizes its next batch from it.
+// measure updates w's cost per item from how long its ranges since its last
+// reading of the clock took and, for adaptive runs, sizes its next batch from
+// it.
+//
+// A run with a fixed grain reads the clock only when the ranges since the
+// last reading may have taken clockEvery or more, by the cost per item
+// measured last, or after maxSkipped Nexts without a reading: a reading costs
+// about 40 ns on the project's VM, more than the take itself, and ranges of a
+// few cheap items would pay it on every one. The readings serve only to size
+// pieces and to tell how long a worker has held its range (Hungry, Idle),
+// which the skipped readings make older by about clockEvery. Adaptive runs
+// read at every Next: their batches, sized from each reading, last about
+// targetBatch, so a reading is a small part of one.
 func (r *stealRun) measure(me *stealWorker) {
+	me.pending += me.taken
+	if !r.adaptive && me.taken > 0 && me.perItem > 0 && me.skipped < maxSkipped &&
+		float64(me.pending)*me.perItem < clockEvery {
+		me.skipped++
+		return
+	}
 	now := r.clock()
-	if me.taken > 0 {
+	if me.pending > 0 {
 		elapsed := max(now-me.last, 1)
-		me.perItem = float64(elapsed) / float64(me.taken)
+		me.perItem = float64(elapsed) / float64(me.pending)
 		if r.adaptive {
-			next := int64(me.taken) * targetBatch / elapsed
+			next := int64(me.pending) * targetBatch / elapsed
 			me.batch = int(min(max(next, 1), 2*int64(me.batch), maxBatch))
 		}
 	}
 	me.last = now
+	me.pending, me.skipped = 0, 0
 }
 
 // pieceSize returns the piece of a range of n items that cost perItem ns

@@ -1,0 +1,34 @@
+package partition_test
+
+import (
+	"testing"
+
+	"github.com/stealkit/stealkit/partition"
+)
+
+// BenchmarkNext measures what a take costs a worker: one goroutine drains
+// 1-worker runs of 2^16 items, with no body between the Next calls.
+// ns/next is the time per Next, the run's Start included.
+func BenchmarkNext(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		p    partition.Partitioner
+	}{
+		{"dynamic", partition.Dynamic(64)},
+		{"stealing", partition.Stealing()},
+		{"stealing-grain1", partition.Stealing().(partition.Grained).WithGrain(1)},
+		{"auto", partition.Auto()},
+	} {
+		b.Run("partitioner="+tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			nexts := 0
+			for b.Loop() {
+				run := tc.p.Start(0, 1<<16, 1)
+				for _, _, ok := run.Next(0); ok; _, _, ok = run.Next(0) {
+					nexts++
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(nexts, 1)), "ns/next")
+		})
+	}
+}

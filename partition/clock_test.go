@@ -1,0 +1,108 @@
+package partition_test
+
+import (
+	"testing"
+
+	"github.com/stealkit/stealkit/partition"
+)
+
+// clockReads drives worker 0 of a 1-worker run of p over n items, each item
+// costing cost(i) ns of a virtual clock, and reports for each Next whether
+// it read the clock.
+func clockReads(p func(clock func() int64) partition.Partitioner, n int, cost func(i int) int64) []bool {
+	var now int64
+	reads := 0
+	run := p(func() int64 { reads++; return now }).Start(0, n, 1)
+	var read []bool
+	for {
+		before := reads
+		lo, hi, ok := run.Next(0)
+		read = append(read, reads > before)
+		if !ok {
+			return read
+		}
+		for i := lo; i < hi; i++ {
+			now += cost(i)
+		}
+	}
+}
+
+// gaps returns the longest run of Nexts without a clock reading, and the
+// number of readings.
+func gaps(read []bool) (longest, readings int) {
+	run := 0
+	for _, r := range read {
+		if r {
+			readings++
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	return longest, readings
+}
+
+func grainOne(clock func() int64) partition.Partitioner {
+	return partition.StealingWith(partition.StealingOptions{Grain: 1, Clock: clock})
+}
+
+// TestStealingReadsTheClockAboutEveryMicrosecond: a run with a fixed grain
+// reads the clock when the ranges since its last reading may have taken a
+// microsecond, and at least every 17th Next; on ranges longer than that, at
+// every Next.
+func TestStealingReadsTheClockAboutEveryMicrosecond(t *testing.T) {
+	for _, tc := range []struct {
+		nsPerItem   int64
+		longestSkip int // Nexts in a row without a reading
+	}{
+		{10_000, 0}, // every range is over a microsecond
+		{100, 9},    // ten 100 ns ranges make a microsecond
+		{20, 16},    // fifty would: the bound on skipped Nexts comes first
+	} {
+		read := clockReads(grainOne, 5_000, func(int) int64 { return tc.nsPerItem })
+		if longest, _ := gaps(read); longest != tc.longestSkip {
+			t.Errorf("%d ns per item: %d Nexts in a row did not read the clock; want %d", tc.nsPerItem, longest, tc.longestSkip)
+		}
+	}
+}
+
+// TestStealingNoticesDearerItems: after the items turn a hundred times
+// dearer, a run with a fixed grain reads the clock again within 17 Nexts
+// (a reading that still averages in cheap items), and from the 34th Next on,
+// at every Next.
+func TestStealingNoticesDearerItems(t *testing.T) {
+	const jump = 2_000
+	read := clockReads(grainOne, 4_000, func(i int) int64 {
+		if i < jump {
+			return 20
+		}
+		return 2_000
+	})
+	// With grain 1, Next k+1 is the first to follow item k.
+	first := -1
+	for k := jump + 1; k < len(read); k++ {
+		if read[k] {
+			first = k
+			break
+		}
+	}
+	if first < 0 || first > jump+17 {
+		t.Fatalf("first clock reading after the jump at Next %d; want one by Next %d", first, jump+17)
+	}
+	if longest, _ := gaps(read[jump+34:]); longest != 0 {
+		t.Errorf("from Next %d on, %d Nexts in a row did not read the clock; want every Next to", jump+34, longest)
+	}
+}
+
+// TestAutoReadsTheClockAtEveryNext: adaptive batches are sized from every
+// reading, however cheap the items.
+func TestAutoReadsTheClockAtEveryNext(t *testing.T) {
+	auto := func(clock func() int64) partition.Partitioner {
+		return partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: clock})
+	}
+	read := clockReads(auto, 1<<16, func(int) int64 { return 1 })
+	if longest, readings := gaps(read); longest != 0 {
+		t.Errorf("%d Nexts in a row did not read the clock (%d readings in %d Nexts); want every Next to", longest, readings, len(read))
+	}
+}
