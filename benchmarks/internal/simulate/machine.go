@@ -119,7 +119,8 @@ func best(trial func() (time.Duration, float64)) float64 {
 
 // typical is best with the median trial instead of the fastest, over at least 15 trials and
 // 3·minTrial: with goroutines contending, trials spread widely (stealing's take with 2
-// goroutines: a median of 112 ns in one calibration, 187 in another, over 5 trials).
+// goroutines, when it read the clock at every Next: a median of 112 ns in one calibration,
+// 187 in another, over 5 trials).
 func typical(trial func() (time.Duration, float64)) float64 {
 	var per []float64
 	var total time.Duration
@@ -135,9 +136,8 @@ func typical(trial func() (time.Duration, float64)) float64 {
 // CalibrateTakes returns the cost of a take of each partitioner on a range of n items, with
 // k = 1..procs goroutines taking at once, as Machine.TakeNs. A take costs more or less on a
 // short range than on the 2^20 items of the machine's calibration: with 2 goroutines on
-// tiny's 1,000 items, about 180 ns against 120-160 for stealing, whose runs there steal and
-// measure more often, and 23 ns against 65 for dynamic, whose 16 chunks end the contention
-// early.
+// tiny's 1,000 items, stealing's runs steal more often, and dynamic's 16 chunks end the
+// contention early (23 ns against 65).
 func CalibrateTakes(n, procs int) map[string][]float64 {
 	t := map[string][]float64{}
 	for _, p := range impls.Partitioners() {
