@@ -244,9 +244,11 @@ func (r *stealRun) measure(me *stealWorker) {
 // minimum piece shrinks as workers grow: 2 µs with 2 workers, 125 ns with 32.
 // A worker's first range (perItem 0: cost not known yet) is one piece: it is
 // at most 1/32 of the worker's block and comes at the start of the run, when
-// no worker is waiting yet.
+// no worker is waiting yet, and so is a range that takes under minPiece in
+// all (most ranges of a fixed grain over cheap items), without the division
+// that Next would otherwise pay on every one.
 func pieceSize(n int, perItem, minPiece float64) int {
-	if perItem == 0 {
+	if perItem == 0 || float64(n)*perItem <= minPiece {
 		return n
 	}
 	piece := n / maxPieces
