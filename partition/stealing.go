@@ -109,8 +109,8 @@ func (p stealing) Start(lo, hi, workers int) Run {
 }
 
 // stealRun is one run of the stealing partitioners. ws[w] is touched by w's
-// driver only, except ws[v].own.TrySteal and ws[v].holding, which any
-// worker uses.
+// driver only, except ws[v].own.TrySteal and ws[v].since (read by Idle),
+// which any worker uses; hungry is counted by every worker.
 type stealRun struct {
 	ws       []stealWorker
 	clock    func() int64
