@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -96,8 +97,9 @@ func TestCalibratorForkJoin(t *testing.T) {
 }
 
 // TestCalibrateCall: a workload whose every Chunk call waits 2 µs, whatever its length, costs
-// 2 µs a call; one whose Chunk returns at once, next to nothing (37 to 49 ns with the race
-// detector, which instruments each call).
+// 2 µs a range; one whose Chunk returns at once, next to nothing: pfor's loop around a range
+// and the call (about 25 ns here, more with the race detector, which instruments each
+// atomic operation and call).
 func TestCalibrateCall(t *testing.T) {
 	const each = 2 * time.Microsecond
 	if got := CalibrateCall(&chunkCost{n: 1000, each: each}); got < 0.9*float64(each) || got > 2*float64(each) {
@@ -108,6 +110,26 @@ func TestCalibrateCall(t *testing.T) {
 	}
 	if got := CalibrateCall(&chunkCost{}); got != 0 {
 		t.Errorf("CalibrateCall with no items = %g; want 0", got)
+	}
+}
+
+// TestCallerOnlyHandsTheCallerEverything: CalibrateCall's run gives worker 0 the whole range
+// in order, grain items at a time (the last range shorter), and every other worker nothing,
+// before and after worker 0's ranges run out.
+func TestCallerOnlyHandsTheCallerEverything(t *testing.T) {
+	run := callerOnly{grain: 4}.Start(10, 21, 3)
+	if _, _, ok := run.Next(1); ok {
+		t.Fatal("worker 1 got a range; want none")
+	}
+	var got [][2]int
+	for lo, hi, ok := run.Next(0); ok; lo, hi, ok = run.Next(0) {
+		got = append(got, [2]int{lo, hi})
+	}
+	if want := [][2]int{{10, 14}, {14, 18}, {18, 21}}; !slices.Equal(got, want) {
+		t.Errorf("worker 0's ranges %v; want %v", got, want)
+	}
+	if _, _, ok := run.Next(2); ok {
+		t.Error("worker 2 got a range after worker 0's ran out; want none")
 	}
 }
 

@@ -1,26 +1,38 @@
 package simulate
 
 import (
+	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/stealkit/stealkit/internal/workload"
+	"github.com/stealkit/stealkit/partition"
+	"github.com/stealkit/stealkit/pfor"
 )
 
-// CalibrateCall returns what a call of inst's body costs beyond its items, the CallNs of the
-// workload's Machine: one goroutine runs a sample of the items once as one Chunk and once one
-// Chunk per item, through a function value as pfor calls a body, in callRounds rounds that
-// alternate which comes first, and the figure of a round is the difference over the items.
-// It counts, as RestartNs does, if at least three quarters of the rounds found the calls
-// dearer (see excessOver), and is 0 otherwise.
+// CalibrateCall returns what a range costs beyond its items and its take, the CallNs of the
+// workload's Machine: what pfor does around each range (its checks for a stop and for
+// sleeping workers, the call of the body through its wrapper), the call itself, and what the
+// take's synchronization costs the body's work around it. One goroutine runs a sample of the
+// items through real 2-worker pfor.Chunks calls whose run hands the caller's slot every item
+// (the helper's slot gets none, see callerRun): once as one range and once as a range per
+// item, each taken by an atomic add as a take is. callRounds rounds alternate which comes
+// first; the figure of a round is the difference over the items, less the drained cost of
+// the callerRun's take (which the model charges as the partitioner's take). It counts, as
+// RestartNs does, if at least three quarters of the rounds found the ranges dearer (see
+// excessOver), and is 0 otherwise.
 //
-// A call costs more than the jump into the body: the loop over a range of a few items ends in
-// a branch the predictor misses, and the work of the next range does not start until the call
-// returns. On tiny it is 6.7 to 10.6 ns (the ten runs of RESULTS.md), and a pass in
-// 3-item Chunk calls took 32.1 µs against 29.3 in one call (one goroutine, the medians of 41
-// interleaved rounds); count-based stealing hands tiny's workers 3-item ranges, 167 of them a
-// call each. pfor's own work per range (its loop around Next and the body's wrapper: about 25 ns
-// a range with an empty body on the project's AMD VM, less with a body the processor overlaps
-// it with) is not in the figure.
+// A range costs more than the jump into the body: the loop over a range of a few items ends
+// in a branch the predictor misses, the work of the next range does not start until the call
+// returns and the take's atomic operation has drained the stores before it, and pfor checks
+// the job between ranges. How much of that the processor overlaps with the body depends on
+// the body, so it is measured per workload: pfor's loop alone, with an empty body, costs
+// about 25 ns a range on the project's AMD VM (2-worker calls of stealing with grain 1
+// against the drained take), and charging that to every workload predicted saxpy/dynamic's
+// 131,000 ranges a worker about a fifth too slow. Timed by calling the body directly instead
+// (no pfor, no atomic), the figure on tiny was 6.7 to 10.6 ns, and tiny/stealing, whose
+// workers take 167 three-item ranges a call, was predicted 3% to 20% too fast in every one of
+// fifteen runs.
 func CalibrateCall(inst workload.Instance) float64 {
 	defer inst.Reset()
 	body := inst.Chunk // a function value, as pfor's body
@@ -38,29 +50,68 @@ func CalibrateCall(inst workload.Instance) float64 {
 	if items == 0 {
 		return 0
 	}
-	one := func() time.Duration {
+	pass := func(grain int) time.Duration {
 		t := time.Now()
-		body(0, items)
+		pfor.Chunks(0, items, body, pfor.WithWorkers(2), pfor.WithPartitioner(callerOnly{grain}))
 		return time.Since(t)
 	}
-	each := func() time.Duration {
-		t := time.Now()
-		for i := range items {
-			body(i, i+1)
-		}
-		return time.Since(t)
-	}
+	take := callerTake(items)
 	figures := make([]float64, 0, callRounds)
 	for r := range callRounds {
 		var a, b time.Duration
 		if r%2 == 0 {
-			a, b = each(), one()
+			a, b = pass(1), pass(items)
 		} else {
-			b, a = one(), each()
+			b, a = pass(items), pass(1)
 		}
-		figures = append(figures, float64((a-b).Nanoseconds())/float64(items))
+		figures = append(figures, float64((a-b).Nanoseconds())/float64(items)-take)
 	}
 	return excessOver(figures, 0)
+}
+
+// callerOnly is the partitioner of CalibrateCall's passes: its runs hand worker 0 the range
+// in ranges of grain items, each taken by an atomic add, and the other workers nothing.
+type callerOnly struct{ grain int }
+
+func (callerOnly) Name() string { return "calleronly" }
+
+func (p callerOnly) Start(lo, hi, workers int) partition.Run {
+	r := &callerRun{grain: p.grain, hi: hi}
+	r.next.Store(int64(lo))
+	return r
+}
+
+// callerRun is a run of callerOnly. Only worker 0 calls Next for work; next is atomic so
+// that each take synchronizes as a partitioner's take does.
+type callerRun struct {
+	next      atomic.Int64
+	grain, hi int
+}
+
+func (r *callerRun) Next(w int) (lo, hi int, ok bool) {
+	if w != 0 {
+		return 0, 0, false
+	}
+	end := int(r.next.Add(int64(r.grain)))
+	lo = end - r.grain
+	if lo >= r.hi {
+		return 0, 0, false
+	}
+	return lo, min(end, r.hi), true
+}
+
+// callerTake returns the drained cost of a callerRun's take, in ns: the least of five loops
+// of Next over items items with no body.
+func callerTake(items int) float64 {
+	least := math.Inf(1)
+	for range 5 {
+		run := callerOnly{1}.Start(0, items, 1)
+		t := time.Now()
+		for _, _, ok := run.Next(0); ok; _, _, ok = run.Next(0) {
+		}
+		least = min(least, float64(time.Since(t).Nanoseconds())/float64(items))
+	}
+	return least
 }
 
 // callPass is about how long the sample of CalibrateCall takes in one call, and callRounds
