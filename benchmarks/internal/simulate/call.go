@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"math"
 	"sync/atomic"
 	"time"
 
@@ -55,7 +54,8 @@ func CalibrateCall(inst workload.Instance) float64 {
 		pfor.Chunks(0, items, body, pfor.WithWorkers(2), pfor.WithPartitioner(callerOnly{grain}))
 		return time.Since(t)
 	}
-	take := callerTake(items)
+	// The take, drained as the partitioners' takes are (see drain).
+	take := best(func() (time.Duration, float64) { return drain(callerOnly{1}, items, 1) })
 	figures := make([]float64, 0, callRounds)
 	for r := range callRounds {
 		var a, b time.Duration
@@ -98,20 +98,6 @@ func (r *callerRun) Next(w int) (lo, hi int, ok bool) {
 		return 0, 0, false
 	}
 	return lo, min(end, r.hi), true
-}
-
-// callerTake returns the drained cost of a callerRun's take, in ns: the least of five loops
-// of Next over items items with no body.
-func callerTake(items int) float64 {
-	least := math.Inf(1)
-	for range 5 {
-		run := callerOnly{1}.Start(0, items, 1)
-		t := time.Now()
-		for _, _, ok := run.Next(0); ok; _, _, ok = run.Next(0) {
-		}
-		least = min(least, float64(time.Since(t).Nanoseconds())/float64(items))
-	}
-	return least
 }
 
 // callPass is about how long the sample of CalibrateCall takes in one call, and callRounds
