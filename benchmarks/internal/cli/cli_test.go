@@ -105,14 +105,7 @@ func TestCompareEndToEnd(t *testing.T) {
 			t.Errorf("%s: %v; want a non-empty file", f, err)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r report.Report
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := readResults(t, dir)
 	if len(r.Results) != 2*4 || len(r.Timelines) != 5 || r.Meta.Repeat != 1 || r.Meta.Elapsed <= 0 {
 		t.Errorf("results.json: %d results, %d timelines, meta %+v", len(r.Results), len(r.Timelines), r.Meta)
 	}
@@ -131,14 +124,17 @@ func TestNoiseEndToEnd(t *testing.T) {
 
 func TestSimulateEndToEnd(t *testing.T) {
 	var stdout, stderr strings.Builder
-	args := []string{"-simulate", "-workloads", "tailheavy,mandelbrot", "-workers", "1,2,4,64", "-scale", "0.001", "-repeat", "1", "-out", t.TempDir()}
+	dir := t.TempDir()
+	args := []string{"-simulate", "-workloads", "tailheavy,mandelbrot", "-workers", "1,2,4,64", "-scale", "0.001", "-repeat", "1", "-json", "-out", dir}
 	if code := cli.Main(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("Main = %d; stderr:\n%s", code, stderr.String())
 	}
 	out := stdout.String()
-	checks := 2 // sequential at 1 worker
+	checks := 2     // sequential at 1 worker
+	callTrials := 1 // made for the workload's Machine when no repetition was bracketed
 	if runtime.GOMAXPROCS(0) >= 2 {
 		checks += 2 * 5
+		callTrials = 5 * 2 * 2 // each partitioner's warm-up and repetition, before and after
 	}
 	for _, want := range []string{"calibration: Spin", "auto: makespan", "simulator validation"} {
 		if !strings.Contains(out, want) {
@@ -155,4 +151,28 @@ func TestSimulateEndToEnd(t *testing.T) {
 	if got, want := len(started.FindAllString(out, -1)), checks-2; got != want {
 		t.Errorf("stdout has %d 2-worker validation rows with helper starts; want %d:\n%s", got, want, out)
 	}
+	// Each 2-worker repetition was bracketed by call trials too.
+	r := readResults(t, dir)
+	if r.Study == nil || len(r.Study.Workloads) != 2 {
+		t.Fatalf("results.json: simulation %+v; want two workloads", r.Study)
+	}
+	for _, w := range r.Study.Workloads {
+		if len(w.CallTrialsNs) != callTrials {
+			t.Errorf("%s: %d call trials; want %d", w.Name, len(w.CallTrialsNs), callTrials)
+		}
+	}
+}
+
+// readResults reads the results.json that a run with -json wrote into dir.
+func readResults(t *testing.T, dir string) report.Report {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report.Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

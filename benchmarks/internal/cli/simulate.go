@@ -17,10 +17,10 @@ import (
 
 // simulateRun calibrates, predicts every workload at every worker count, measures 1 and 2
 // workers for the validation, and prints it all. Each measured repetition is bracketed by
-// calibration trials with as many goroutines as it has workers, and with 2 workers by batches
-// of fork-join calls, one just before and one just after (see brackets), and the validation
-// checks it against the mean of the predictions with the two sides' (see
-// simulate.Study.Validate).
+// calibration trials with as many goroutines as it has workers, and with 2 workers by trials
+// of the call of the body and batches of fork-join calls, one just before and one just after
+// (see brackets), and the validation checks it against the mean of the predictions with the
+// two sides' (see simulate.Study.Validate).
 func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error {
 	procs := runtime.GOMAXPROCS(0)
 	m := progress.Start(stderr, "calibrating", 1)
@@ -85,7 +85,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		}
 		wm := s.Machine // with the takes on a range of this workload's length, its call and its fork-join
 		wm.TakeNs = simulate.CalibrateTakes(n, procs)
-		wm.CallNs = simulate.CalibrateCall(inst)
+		wm.CallNs = cal.CallNs()
 		if start, fork, join, ok := cal.ForkJoin(); ok {
 			wm.StartNs, wm.ForkNs, wm.JoinNs = start, fork, join
 		}
@@ -95,6 +95,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(dm.TakeNs+dm.TransferNs), wm, o.Workers)
 		sw.UnitTrialsNs = cal.Trials()
 		sw.RestartTrialsNs = cal.RestartTrials()
+		sw.CallTrialsNs = cal.CallTrials()
 		s.Workloads = append(s.Workloads, sw)
 	}
 	costsOf := func(wl string) simulate.Costs { return costs[wl] }

@@ -113,6 +113,30 @@ func TestCalibrateCall(t *testing.T) {
 	}
 }
 
+// TestCalibratorCallTrials: a Calibrator's call trials measure what CalibrateCall does, one
+// at a time, and its CallNs is their median; with no trial made, CallNs makes one.
+func TestCalibratorCallTrials(t *testing.T) {
+	const each = 2 * time.Microsecond
+	inst := &chunkCost{n: 1000, each: each}
+	cal := NewCalibrator(inst, make(Costs, inst.n+1), 1, 2)
+	for range 3 {
+		if got := cal.CallTrial(); got < 0.9*float64(each) || got > 2*float64(each) {
+			t.Errorf("CallTrial with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
+		}
+	}
+	trials := cal.CallTrials()
+	if len(trials) != 3 {
+		t.Fatalf("CallTrials after 3 trials = %v; want 3 figures", trials)
+	}
+	if got, want := cal.CallNs(), lowerMedian(trials); got != want || len(cal.CallTrials()) != 3 {
+		t.Errorf("CallNs = %g after trials %v; want their median %g, and no trial more", got, trials, want)
+	}
+	fresh := NewCalibrator(inst, make(Costs, inst.n+1), 1, 2)
+	if got := fresh.CallNs(); got < 0.9*float64(each) || len(fresh.CallTrials()) != 1 {
+		t.Errorf("CallNs of a Calibrator without call trials = %.0f after %d trials; want about %d after one", got, len(fresh.CallTrials()), each.Nanoseconds())
+	}
+}
+
 // TestCallerOnlyHandsTheCallerEverything: CalibrateCall's run gives worker 0 the whole range
 // in order, grain items at a time (the last range shorter), and every other worker nothing,
 // before and after worker 0's ranges run out.

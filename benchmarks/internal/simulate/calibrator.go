@@ -60,6 +60,9 @@ type Calibrator struct {
 	restart []float64       // the restart figure of each trial (see RestartNs)
 	cursors []restartCursor // the restart trials' cursors, one per call
 	fj      forkJoinTimes   // the fork-join batches (see ForkJoinBatch)
+
+	call       *callSample // what the call trials time, made at the first (see CallTrial)
+	callTrials []float64   // the figure of each call trial
 }
 
 // NewCalibrator returns a Calibrator of inst, whose prefix costs are c, for k = 1..procs

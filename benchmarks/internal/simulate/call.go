@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -33,41 +34,92 @@ import (
 // workers take 167 three-item ranges a call, was predicted 3% to 20% too fast in every one of
 // fifteen runs.
 func CalibrateCall(inst workload.Instance) float64 {
+	return newCallSample(inst).trial()
+}
+
+// callSample is what CalibrateCall times on a workload: a sample of its items, as many as take
+// about callPass in one call (at least one), and the drained cost of the callerRun's take.
+// Sizing it and timing the take take longer than a trial, so a Calibrator makes them once and
+// a trial next to each repetition (see Calibrator.CallTrial).
+type callSample struct {
+	inst  workload.Instance
+	items int
+	take  float64 // ns
+}
+
+func newCallSample(inst workload.Instance) *callSample {
 	defer inst.Reset()
-	body := inst.Chunk // a function value, as pfor's body
 	n := inst.Len()
-	// The sample: as many items as take about callPass in one call, at least one.
 	items := min(n, 64)
 	for items < n {
 		t := time.Now()
-		body(0, items)
+		inst.Chunk(0, items)
 		if time.Since(t) >= callPass {
 			break
 		}
 		items = min(n, 2*items)
 	}
-	if items == 0 {
+	s := &callSample{inst: inst, items: items}
+	if items > 0 {
+		// The take, drained as the partitioners' takes are (see drain).
+		s.take = best(func() (time.Duration, float64) { return drain(callerOnly{1}, items, 1) })
+	}
+	return s
+}
+
+// trial makes callRounds rounds over the sample and returns the figure of CalibrateCall.
+func (s *callSample) trial() float64 {
+	if s.items == 0 {
 		return 0
 	}
+	defer s.inst.Reset()
+	body := s.inst.Chunk // a function value, as pfor's body
 	pass := func(grain int) time.Duration {
 		t := time.Now()
-		pfor.Chunks(0, items, body, pfor.WithWorkers(2), pfor.WithPartitioner(callerOnly{grain}))
+		pfor.Chunks(0, s.items, body, pfor.WithWorkers(2), pfor.WithPartitioner(callerOnly{grain}))
 		return time.Since(t)
 	}
-	// The take, drained as the partitioners' takes are (see drain).
-	take := best(func() (time.Duration, float64) { return drain(callerOnly{1}, items, 1) })
 	figures := make([]float64, 0, callRounds)
 	for r := range callRounds {
 		var a, b time.Duration
 		if r%2 == 0 {
-			a, b = pass(1), pass(items)
+			a, b = pass(1), pass(s.items)
 		} else {
-			b, a = pass(items), pass(1)
+			b, a = pass(s.items), pass(1)
 		}
-		figures = append(figures, float64((a-b).Nanoseconds())/float64(items)-take)
+		figures = append(figures, float64((a-b).Nanoseconds())/float64(s.items)-s.take)
 	}
 	return excessOver(figures, 0)
 }
+
+// CallTrial makes one trial of what a range costs beyond its items and its take (see
+// CalibrateCall) and returns its figure, in nanoseconds, so that a caller can make it next to
+// each repetition that it is checked against, as the trials of the unit (see Calibrator).
+//
+// Why next to it: on the project's AMD VM the figure of tiny, measured 16 times in a row in
+// one process, read anywhere from 17 to 91 ns, and from run to run it sat at 16 to 17 or at
+// 28 to 32 ns. Calibrated once per workload, tiny/stealing (167 three-item ranges a worker in
+// each call) was predicted 15% to 16% too fast in the runs that read the lower level.
+func (cal *Calibrator) CallTrial() float64 {
+	if cal.call == nil {
+		cal.call = newCallSample(cal.inst)
+	}
+	f := cal.call.trial()
+	cal.callTrials = append(cal.callTrials, f)
+	return f
+}
+
+// CallNs returns the median of the call trials so far (the lower middle one of an even
+// count), after making one if there is none: the workload's Machine.CallNs.
+func (cal *Calibrator) CallNs() float64 {
+	if len(cal.callTrials) == 0 {
+		cal.CallTrial()
+	}
+	return lowerMedian(cal.callTrials)
+}
+
+// CallTrials returns the figure of every call trial so far, in order.
+func (cal *Calibrator) CallTrials() []float64 { return slices.Clone(cal.callTrials) }
 
 // callerOnly is the partitioner of CalibrateCall's passes: its runs hand worker 0 the range
 // in ranges of grain items, each taken by an atomic add, and the other workers nothing.

@@ -24,15 +24,21 @@ type Repetitions struct {
 	// before and just after TimesNs[i]; nil if there were none, and then the workload's
 	// Machine's start, fork and join are charged.
 	CallsBefore, CallsAfter [][]CallTimes
-	OtherLoad               float64 // CPUs others (processes, the host) kept busy meanwhile; -1 if unknown
+	// CallNsBefore[i] and CallNsAfter[i] are the figures of the call trials (see
+	// Calibrator.CallTrial) made just before and just after TimesNs[i]; nil if there were
+	// none, and then the workload's Machine.CallNs is charged.
+	CallNsBefore, CallNsAfter []float64
+	OtherLoad                 float64 // CPUs others (processes, the host) kept busy meanwhile; -1 if unknown
 }
 
 // valid reports whether reps has what a check of k workers needs: a trial (or two) for each
-// repetition, each with k goroutines, and as many call batches as repetitions, or none.
+// repetition, each with k goroutines, and as many call batches and call trials as
+// repetitions, or none.
 func (reps Repetitions) valid(k int) bool {
 	n := len(reps.TimesNs)
 	if n == 0 || len(reps.UnitNs) != n || reps.AfterUnitNs != nil && len(reps.AfterUnitNs) != n ||
-		reps.CallsBefore != nil && len(reps.CallsBefore) != n || reps.CallsAfter != nil && len(reps.CallsAfter) != n {
+		reps.CallsBefore != nil && len(reps.CallsBefore) != n || reps.CallsAfter != nil && len(reps.CallsAfter) != n ||
+		reps.CallNsBefore != nil && len(reps.CallNsBefore) != n || reps.CallNsAfter != nil && len(reps.CallNsAfter) != n {
 		return false
 	}
 	for i := range n {
@@ -44,7 +50,7 @@ func (reps Repetitions) valid(k int) bool {
 }
 
 // check predicts each of reps on k workers with partitioner p and compares: the prediction of
-// a repetition is the mean of its predictions with the trial (and calls) before it and with
+// a repetition is the mean of its predictions with the trials (and calls) before it and with
 // those after it. It reports false if reps lacks what a check needs.
 func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (Check, bool) {
 	if !reps.valid(k) {
@@ -52,10 +58,10 @@ func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (
 	}
 	var pred, errs, drifts, forks, coldForks []float64
 	for i, t := range reps.TimesNs {
-		ns, fork, cold := w.runCalls(c, p, k, reps.UnitNs[i], callsAt(reps.CallsBefore, i))
+		ns, fork, cold := w.withCallNs(reps.CallNsBefore, i).runCalls(c, p, k, reps.UnitNs[i], callsAt(reps.CallsBefore, i))
 		forks, coldForks = append(forks, fork...), append(coldForks, cold...)
 		if reps.AfterUnitNs != nil {
-			after, fork, cold := w.runCalls(c, p, k, reps.AfterUnitNs[i], callsAt(reps.CallsAfter, i))
+			after, fork, cold := w.withCallNs(reps.CallNsAfter, i).runCalls(c, p, k, reps.AfterUnitNs[i], callsAt(reps.CallsAfter, i))
 			forks, coldForks = append(forks, fork...), append(coldForks, cold...)
 			drifts = append(drifts, after/ns-1)
 			ns = (ns + after) / 2
@@ -75,7 +81,19 @@ func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (
 	if len(coldForks) > 0 {
 		chk.ColdForkNs = middle(coldForks)
 	}
+	if reps.CallNsBefore != nil {
+		chk.CallNs = middle(append(slices.Clone(reps.CallNsBefore), reps.CallNsAfter...))
+	}
 	return chk, true
+}
+
+// withCallNs returns w with its Machine's CallNs set to callNs[i], or w if there are no call
+// trials.
+func (w Workload) withCallNs(callNs []float64, i int) Workload {
+	if callNs != nil {
+		w.Machine.CallNs = callNs[i]
+	}
+	return w
 }
 
 // callsAt returns calls[i], or nil if there are no calls.

@@ -36,6 +36,9 @@ type Workload struct {
 	// RestartTrialsNs are the restart trials' figures that RestartNs comes from, in order,
 	// each with its chunk's take (see Calibrator.RestartNs).
 	RestartTrialsNs []float64 `json:"restart_trials_ns,omitempty"`
+	// CallTrialsNs are the call trials' figures that Machine.CallNs comes from, in order (see
+	// Calibrator.CallTrial).
+	CallTrialsNs []float64 `json:"call_trials_ns,omitempty"`
 	// Machine holds the machine's costs as this workload's predictions charge them: the takes
 	// on a range of its length (see CalibrateTakes), and the start, fork and join timed during
 	// its rounds (see Calibrator.ForkJoin), where the caller calibrated them.
@@ -71,6 +74,9 @@ type Check struct {
 	// ColdForkNs is the median helper start of the cold calls (see Workload.runCalls), the
 	// first call of each repetition's prediction; 0 if there were none.
 	ColdForkNs float64 `json:"cold_fork_ns,omitempty"`
+	// CallNs is the median of the call trials the repetitions were predicted with (see
+	// Repetitions); 0 if they were predicted with the workload's Machine.
+	CallNs float64 `json:"call_ns,omitempty"`
 	// OtherLoad is how many CPUs others kept busy while the workload was measured (other
 	// processes, and on a virtual machine the host: see package load), -1 if unknown. A check with more
 	// than the study's DisturbedCores is not counted in the verdict.

@@ -198,6 +198,43 @@ func TestValidationCalls(t *testing.T) {
 	}
 }
 
+// TestValidationCallTrials: a 2-worker repetition is predicted with the call trials made next
+// to it, the mean of the simulations with the trial before and the trial after; the check
+// records their median. With calls free before and dear after, a dynamic call is predicted at
+// the mean of the two, whatever the workload's Machine charges. A cell whose call trials do
+// not pair up with its repetitions is not checked.
+func TestValidationCallTrials(t *testing.T) {
+	c := costsOf(t, "uniform", 1_000)
+	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}, CallNs: 5_000}
+	s := &simulate.Study{Machine: m, Workers: []int{2}, Tolerance: 0.15}
+	s.Workloads = []simulate.Workload{simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, s.Workers)}
+	at := func(call float64) float64 {
+		mc := m
+		mc.CallNs = call
+		r, _ := simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, mc, []int{2}).Prediction("dynamic", 2)
+		return r.MakespanNs
+	}
+	const dear = 1_000
+	if at(dear) <= at(0) {
+		t.Fatalf("dynamic with %d ns calls: %g; want more than with free calls, %g", dear, at(dear), at(0))
+	}
+	want := (at(0) + at(dear)) / 2
+	s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		r := simulate.Repetitions{TimesNs: []float64{want, want}, UnitNs: [][]float64{{1, 1}, {1, 1}}, AfterUnitNs: [][]float64{{1, 1}, {1, 1}},
+			CallNsBefore: []float64{0, 0}, CallNsAfter: []float64{dear, dear}}
+		if impl == "guided" {
+			r.CallNsAfter = r.CallNsAfter[1:]
+		}
+		return r, impl == "dynamic" || impl == "guided"
+	})
+	if len(s.Checks) != 1 {
+		t.Fatalf("checks %+v; want one, for dynamic (guided's call trials do not pair up)", s.Checks)
+	}
+	if ch := s.Checks[0]; math.Abs(ch.Error) > 1e-9 || ch.CallNs != dear/2 {
+		t.Errorf("dynamic, calls free before and %d ns after: predicted %g, error %g, call %g; want %g, 0, %d", dear, ch.PredictedNs, ch.Error, ch.CallNs, want, dear/2)
+	}
+}
+
 // TestValidationColdCalls: a repetition's first call is predicted with the cold calls, the
 // others with the warm ones. With warm calls whose helper starts at once and cold ones whose
 // helper comes after the caller has run both static slots, a workload of 1 call per repetition
