@@ -132,9 +132,11 @@ func TestSimulateEndToEnd(t *testing.T) {
 	out := stdout.String()
 	checks := 2     // sequential at 1 worker
 	callTrials := 1 // made for the workload's Machine when no repetition was bracketed
+	transferTrials := 0
 	if runtime.GOMAXPROCS(0) >= 2 {
 		checks += 2 * 5
-		callTrials = 5 * 2 * 2 // each partitioner's warm-up and repetition, before and after
+		callTrials = 5 * 2 * 2            // each partitioner's warm-up and repetition, before and after
+		transferTrials = callTrials + 5*2 // and one after the restart trial before each
 	}
 	for _, want := range []string{"calibration: Spin", "auto: makespan", "simulator validation"} {
 		if !strings.Contains(out, want) {
@@ -151,14 +153,14 @@ func TestSimulateEndToEnd(t *testing.T) {
 	if got, want := len(started.FindAllString(out, -1)), checks-2; got != want {
 		t.Errorf("stdout has %d 2-worker validation rows with helper starts; want %d:\n%s", got, want, out)
 	}
-	// Each 2-worker repetition was bracketed by call trials too.
+	// Each 2-worker repetition was bracketed by call and transfer trials too.
 	r := readResults(t, dir)
 	if r.Study == nil || len(r.Study.Workloads) != 2 {
 		t.Fatalf("results.json: simulation %+v; want two workloads", r.Study)
 	}
 	for _, w := range r.Study.Workloads {
-		if len(w.CallTrialsNs) != callTrials {
-			t.Errorf("%s: %d call trials; want %d", w.Name, len(w.CallTrialsNs), callTrials)
+		if len(w.CallTrialsNs) != callTrials || len(w.TransferTrialsNs) != transferTrials {
+			t.Errorf("%s: %d call trials and %d transfer trials; want %d and %d", w.Name, len(w.CallTrialsNs), len(w.TransferTrialsNs), callTrials, transferTrials)
 		}
 	}
 }

@@ -18,9 +18,9 @@ import (
 // simulateRun calibrates, predicts every workload at every worker count, measures 1 and 2
 // workers for the validation, and prints it all. Each measured repetition is bracketed by
 // calibration trials with as many goroutines as it has workers, and with 2 workers by trials
-// of the call of the body and batches of fork-join calls, one just before and one just after
-// (see brackets), and the validation checks it against the mean of the predictions with the
-// two sides' (see simulate.Study.Validate).
+// of the call of the body and of a cache line's transfer and by batches of fork-join calls,
+// one just before and one just after (see brackets), and the validation checks it against the
+// mean of the predictions with the two sides' (see simulate.Study.Validate).
 func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error {
 	procs := runtime.GOMAXPROCS(0)
 	m := progress.Start(stderr, "calibrating", 1)
@@ -83,19 +83,26 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 			}
 			pm.End()
 		}
-		wm := s.Machine // with the takes on a range of this workload's length, its call and its fork-join
+		// The machine with the takes on a range of this workload's length, and its call, its
+		// transfer and its fork-join as timed during its rounds.
+		wm := s.Machine
 		wm.TakeNs = simulate.CalibrateTakes(n, procs)
 		wm.CallNs = cal.CallNs()
+		if transfer, ok := cal.TransferNs(); ok {
+			wm.TransferNs = transfer
+		}
 		if start, fork, join, ok := cal.ForkJoin(); ok {
 			wm.StartNs, wm.ForkNs, wm.JoinNs = start, fork, join
 		}
 		// A restart trial's chunk pays a take from its shared cursor, after the other
-		// goroutine's take nearly always: RestartNs leaves out both (see Machine.Model).
+		// goroutine's take nearly always: RestartNs leaves out both, the transfer each
+		// trial's own (see Machine.Model).
 		dm := wm.Model("dynamic", procs, 0)
-		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(dm.TakeNs+dm.TransferNs), wm, o.Workers)
+		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(dm.TakeNs), wm, o.Workers)
 		sw.UnitTrialsNs = cal.Trials()
 		sw.RestartTrialsNs = cal.RestartTrials()
 		sw.CallTrialsNs = cal.CallTrials()
+		sw.TransferTrialsNs = cal.TransferTrials()
 		s.Workloads = append(s.Workloads, sw)
 	}
 	costsOf := func(wl string) simulate.Costs { return costs[wl] }

@@ -137,6 +137,46 @@ func TestCalibratorCallTrials(t *testing.T) {
 	}
 }
 
+// TestTransferTrials: a Calibrator for 2 procs times a transfer at each TransferTrial and after
+// each restart trial, and TransferNs is the median of them all; one for 1 proc makes none.
+func TestTransferTrials(t *testing.T) {
+	inst := &chunkCost{n: 1000}
+	cal := NewCalibrator(inst, make(Costs, inst.n+1), 1, 2)
+	if _, ok := cal.TransferNs(); ok {
+		t.Error("TransferNs before any trial reports one")
+	}
+	for range 2 {
+		if got := cal.TransferTrial(); !(got > 0) {
+			t.Errorf("TransferTrial with 2 procs = %g; want > 0", got)
+		}
+	}
+	cal.RestartTrial()
+	trials := cal.TransferTrials()
+	if len(trials) != 3 {
+		t.Fatalf("TransferTrials after 2 trials and a restart trial = %v; want 3 figures", trials)
+	}
+	if got, ok := cal.TransferNs(); !ok || got != lowerMedian(trials) {
+		t.Errorf("TransferNs = %g, %v; want the median of %v", got, ok, trials)
+	}
+	one := NewCalibrator(inst, make(Costs, inst.n+1), 1, 1)
+	one.RestartTrial()
+	if got := one.TransferTrial(); got != 0 || len(one.TransferTrials()) != 0 {
+		t.Errorf("1 proc: TransferTrial = %g with trials %v; want 0 and none", got, one.TransferTrials())
+	}
+}
+
+// TestRestartLeavesOutEachTrialsTransfer: RestartNs subtracts from each restart trial the
+// transfer timed just after it, then the take from their median. Trials of 300 to 330 ns, the
+// first two with transfers of 250 and 260 ns and the last two with 70 and 80, leave 50, 50,
+// 250 and 250: the restart is 50 less the take, where less one transfer figure for all (or
+// none) it would follow the trials' median alone.
+func TestRestartLeavesOutEachTrialsTransfer(t *testing.T) {
+	cal := &Calibrator{restart: []float64{300, 310, 320, 330}, restartTransfer: []float64{250, 260, 70, 80}}
+	if got := cal.RestartNs(5); got != 45 {
+		t.Errorf("RestartNs(5) = %g; want 45", got)
+	}
+}
+
 // TestCallerOnlyHandsTheCallerEverything: CalibrateCall's run gives worker 0 the whole range
 // in order, grain items at a time (the last range shorter), and every other worker nothing,
 // before and after worker 0's ranges run out.

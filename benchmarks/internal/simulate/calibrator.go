@@ -63,6 +63,9 @@ type Calibrator struct {
 
 	call       *callSample // what the call trials time, made at the first (see CallTrial)
 	callTrials []float64   // the figure of each call trial
+
+	transferTrials  []float64 // the figure of each transfer trial (see TransferTrial)
+	restartTransfer []float64 // the transfer trial made just after each restart trial
 }
 
 // NewCalibrator returns a Calibrator of inst, whose prefix costs are c, for k = 1..procs

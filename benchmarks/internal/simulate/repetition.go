@@ -28,17 +28,21 @@ type Repetitions struct {
 	// Calibrator.CallTrial) made just before and just after TimesNs[i]; nil if there were
 	// none, and then the workload's Machine.CallNs is charged.
 	CallNsBefore, CallNsAfter []float64
-	OtherLoad                 float64 // CPUs others (processes, the host) kept busy meanwhile; -1 if unknown
+	// TransferNsBefore[i] and TransferNsAfter[i] are the figures of the transfer trials (see
+	// Calibrator.TransferTrial) made just before and just after TimesNs[i]; nil if there were
+	// none, and then the workload's Machine.TransferNs is charged.
+	TransferNsBefore, TransferNsAfter []float64
+	OtherLoad                         float64 // CPUs others (processes, the host) kept busy meanwhile; -1 if unknown
 }
 
 // valid reports whether reps has what a check of k workers needs: a trial (or two) for each
-// repetition, each with k goroutines, and as many call batches and call trials as
-// repetitions, or none.
+// repetition, each with k goroutines, and as many call batches, call trials and transfer
+// trials as repetitions, or none.
 func (reps Repetitions) valid(k int) bool {
 	n := len(reps.TimesNs)
 	if n == 0 || len(reps.UnitNs) != n || reps.AfterUnitNs != nil && len(reps.AfterUnitNs) != n ||
 		reps.CallsBefore != nil && len(reps.CallsBefore) != n || reps.CallsAfter != nil && len(reps.CallsAfter) != n ||
-		reps.CallNsBefore != nil && len(reps.CallNsBefore) != n || reps.CallNsAfter != nil && len(reps.CallNsAfter) != n {
+		!fits(reps.CallNsBefore, n) || !fits(reps.CallNsAfter, n) || !fits(reps.TransferNsBefore, n) || !fits(reps.TransferNsAfter, n) {
 		return false
 	}
 	for i := range n {
@@ -49,6 +53,9 @@ func (reps Repetitions) valid(k int) bool {
 	return true
 }
 
+// fits reports whether figures has one figure per repetition of n, or none.
+func fits(figures []float64, n int) bool { return figures == nil || len(figures) == n }
+
 // check predicts each of reps on k workers with partitioner p and compares: the prediction of
 // a repetition is the mean of its predictions with the trials (and calls) before it and with
 // those after it. It reports false if reps lacks what a check needs.
@@ -58,10 +65,10 @@ func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (
 	}
 	var pred, errs, drifts, forks, coldForks []float64
 	for i, t := range reps.TimesNs {
-		ns, fork, cold := w.withCallNs(reps.CallNsBefore, i).runCalls(c, p, k, reps.UnitNs[i], callsAt(reps.CallsBefore, i))
+		ns, fork, cold := w.with(reps.CallNsBefore, reps.TransferNsBefore, i).runCalls(c, p, k, reps.UnitNs[i], callsAt(reps.CallsBefore, i))
 		forks, coldForks = append(forks, fork...), append(coldForks, cold...)
 		if reps.AfterUnitNs != nil {
-			after, fork, cold := w.withCallNs(reps.CallNsAfter, i).runCalls(c, p, k, reps.AfterUnitNs[i], callsAt(reps.CallsAfter, i))
+			after, fork, cold := w.with(reps.CallNsAfter, reps.TransferNsAfter, i).runCalls(c, p, k, reps.AfterUnitNs[i], callsAt(reps.CallsAfter, i))
 			forks, coldForks = append(forks, fork...), append(coldForks, cold...)
 			drifts = append(drifts, after/ns-1)
 			ns = (ns + after) / 2
@@ -84,14 +91,20 @@ func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (
 	if reps.CallNsBefore != nil {
 		chk.CallNs = middle(append(slices.Clone(reps.CallNsBefore), reps.CallNsAfter...))
 	}
+	if reps.TransferNsBefore != nil {
+		chk.TransferNs = middle(append(slices.Clone(reps.TransferNsBefore), reps.TransferNsAfter...))
+	}
 	return chk, true
 }
 
-// withCallNs returns w with its Machine's CallNs set to callNs[i], or w if there are no call
-// trials.
-func (w Workload) withCallNs(callNs []float64, i int) Workload {
+// with returns w with its Machine's CallNs set to callNs[i] and its TransferNs to
+// transferNs[i], each where there are such trials.
+func (w Workload) with(callNs, transferNs []float64, i int) Workload {
 	if callNs != nil {
 		w.Machine.CallNs = callNs[i]
+	}
+	if transferNs != nil {
+		w.Machine.TransferNs = transferNs[i]
 	}
 	return w
 }

@@ -11,11 +11,12 @@ import (
 )
 
 // RestartTrial makes one trial of the cost of a restart with procs goroutines (see
-// RestartNs), if procs is 2 or more.
+// RestartNs), and a transfer trial just after it (see TransferTrial), if procs is 2 or more.
 func (cal *Calibrator) RestartTrial() {
 	if k := len(cal.plans); k >= 2 {
 		cal.restart = append(cal.restart, cal.restartTrial(k))
 		cal.inst.Reset()
+		cal.restartTransfer = append(cal.restartTransfer, cal.TransferTrial())
 	}
 }
 
@@ -170,10 +171,17 @@ type restartCursor struct {
 // workload that streams memory, like saxpy, pays it on every one of dynamic's 64-item
 // chunks; one that computes in registers, like the Spin loops, does not.
 //
-// A trial's chunk also pays its take from the shared cursor, which the model charges apart,
-// as the take of the partitioner (takeNs, the cost of one take with as many goroutines
-// contending, see Machine.TakeNs); RestartNs subtracts it, so that a model that charges both
-// charges a dynamic chunk what the trials measured.
+// A trial's chunk also pays its take from the shared cursor and, nearly always, the transfer
+// of the cursor's cache line from the other goroutine's core, which the model charges apart:
+// the take of the partitioner (takeNs, the cost of one take with as many goroutines
+// contending, see Machine.TakeNs) and the transfer. RestartNs subtracts from each trial's
+// figure the transfer timed just after it, and from their median the take, so that a model
+// that charges all three charges a dynamic chunk what the trials measured. Why each trial's
+// own transfer: the transfer moves between two levels, about 75 and about 250 ns on the
+// project's AMD VM (see TransferTrial); less one figure of the machine's, timed once at the
+// start of a run at the higher level, saxpy's restarts (their trials then 190 to 330 ns)
+// fell under the take and the transfer, RestartNs reported 0, and saxpy/dynamic was
+// predicted 18% to 35% too fast.
 //
 // The noise: a restart figure is a difference of two times of whole passes, so the spread of
 // the passes' times carries over to it. For a workload whose chunks of 64 items take
@@ -181,9 +189,13 @@ type restartCursor struct {
 // side of the take. So the median counts only if at least three quarters of the trials found
 // a chunk dearer than its take (see excessOver); otherwise RestartNs reports 0.
 func (cal *Calibrator) RestartNs(takeNs float64) float64 {
-	return excessOver(cal.restart, takeNs)
+	figures := make([]float64, len(cal.restart))
+	for i, f := range cal.restart {
+		figures[i] = f - cal.restartTransfer[i]
+	}
+	return excessOver(figures, takeNs)
 }
 
 // RestartTrials returns the figure of every restart trial so far, in order, each with its
-// chunk's take (see RestartNs).
+// chunk's take and transfer (see RestartNs).
 func (cal *Calibrator) RestartTrials() []float64 { return slices.Clone(cal.restart) }

@@ -39,9 +39,14 @@ type Workload struct {
 	// CallTrialsNs are the call trials' figures that Machine.CallNs comes from, in order (see
 	// Calibrator.CallTrial).
 	CallTrialsNs []float64 `json:"call_trials_ns,omitempty"`
+	// TransferTrialsNs are the transfer trials' figures that Machine.TransferNs comes from,
+	// made next to its repetitions and its restart trials, in order (see
+	// Calibrator.TransferTrial).
+	TransferTrialsNs []float64 `json:"transfer_trials_ns,omitempty"`
 	// Machine holds the machine's costs as this workload's predictions charge them: the takes
-	// on a range of its length (see CalibrateTakes), and the start, fork and join timed during
-	// its rounds (see Calibrator.ForkJoin), where the caller calibrated them.
+	// on a range of its length (see CalibrateTakes), and the call, the transfer and the
+	// start, fork and join timed during its rounds (see Calibrator.CallNs, TransferNs and
+	// ForkJoin), where the caller calibrated them.
 	Machine Machine `json:"machine"`
 	// SpinRatio is UnitNs[0] over the time of a Spin iteration: how far the workload's cost
 	// model is from its nominal unit on this machine (1 for a perfect model).
@@ -77,6 +82,9 @@ type Check struct {
 	// CallNs is the median of the call trials the repetitions were predicted with (see
 	// Repetitions); 0 if they were predicted with the workload's Machine.
 	CallNs float64 `json:"call_ns,omitempty"`
+	// TransferNs is the median of the transfer trials the repetitions were predicted with (see
+	// Repetitions); 0 if they were predicted with the workload's Machine.
+	TransferNs float64 `json:"transfer_ns,omitempty"`
 	// OtherLoad is how many CPUs others kept busy while the workload was measured (other
 	// processes, and on a virtual machine the host: see package load), -1 if unknown. A check with more
 	// than the study's DisturbedCores is not counted in the verdict.

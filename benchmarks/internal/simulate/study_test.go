@@ -198,40 +198,59 @@ func TestValidationCalls(t *testing.T) {
 	}
 }
 
-// TestValidationCallTrials: a 2-worker repetition is predicted with the call trials made next
-// to it, the mean of the simulations with the trial before and the trial after; the check
-// records their median. With calls free before and dear after, a dynamic call is predicted at
-// the mean of the two, whatever the workload's Machine charges. A cell whose call trials do
-// not pair up with its repetitions is not checked.
-func TestValidationCallTrials(t *testing.T) {
+// TestValidationTrialsNextToRepetitions: a 2-worker repetition is predicted with the call
+// trials and the transfer trials made next to it, the mean of the simulations with the trials
+// before and with those after; the check records their medians. With calls (or transfers)
+// free before and dear after, a dynamic call is predicted at the mean of the two, whatever the
+// workload's Machine charges. A cell whose trials do not pair up with its repetitions is not
+// checked.
+func TestValidationTrialsNextToRepetitions(t *testing.T) {
 	c := costsOf(t, "uniform", 1_000)
-	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}, CallNs: 5_000}
-	s := &simulate.Study{Machine: m, Workers: []int{2}, Tolerance: 0.15}
-	s.Workloads = []simulate.Workload{simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, s.Workers)}
-	at := func(call float64) float64 {
-		mc := m
-		mc.CallNs = call
-		r, _ := simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, mc, []int{2}).Prediction("dynamic", 2)
-		return r.MakespanNs
-	}
 	const dear = 1_000
-	if at(dear) <= at(0) {
-		t.Fatalf("dynamic with %d ns calls: %g; want more than with free calls, %g", dear, at(dear), at(0))
-	}
-	want := (at(0) + at(dear)) / 2
-	s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
-		r := simulate.Repetitions{TimesNs: []float64{want, want}, UnitNs: [][]float64{{1, 1}, {1, 1}}, AfterUnitNs: [][]float64{{1, 1}, {1, 1}},
-			CallNsBefore: []float64{0, 0}, CallNsAfter: []float64{dear, dear}}
-		if impl == "guided" {
-			r.CallNsAfter = r.CallNsAfter[1:]
+	for _, tc := range []struct {
+		name string
+		set  func(m *simulate.Machine, ns float64)
+		reps func(r *simulate.Repetitions, before, after []float64)
+		got  func(ch simulate.Check) float64
+	}{
+		{"calls", func(m *simulate.Machine, ns float64) { m.CallNs = ns },
+			func(r *simulate.Repetitions, before, after []float64) { r.CallNsBefore, r.CallNsAfter = before, after },
+			func(ch simulate.Check) float64 { return ch.CallNs }},
+		{"transfers", func(m *simulate.Machine, ns float64) { m.TransferNs = ns },
+			func(r *simulate.Repetitions, before, after []float64) {
+				r.TransferNsBefore, r.TransferNsAfter = before, after
+			},
+			func(ch simulate.Check) float64 { return ch.TransferNs }},
+	} {
+		m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
+		tc.set(&m, 5_000)
+		s := &simulate.Study{Machine: m, Workers: []int{2}, Tolerance: 0.15}
+		s.Workloads = []simulate.Workload{simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, s.Workers)}
+		at := func(ns float64) float64 {
+			mc := m
+			tc.set(&mc, ns)
+			r, _ := simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, mc, []int{2}).Prediction("dynamic", 2)
+			return r.MakespanNs
 		}
-		return r, impl == "dynamic" || impl == "guided"
-	})
-	if len(s.Checks) != 1 {
-		t.Fatalf("checks %+v; want one, for dynamic (guided's call trials do not pair up)", s.Checks)
-	}
-	if ch := s.Checks[0]; math.Abs(ch.Error) > 1e-9 || ch.CallNs != dear/2 {
-		t.Errorf("dynamic, calls free before and %d ns after: predicted %g, error %g, call %g; want %g, 0, %d", dear, ch.PredictedNs, ch.Error, ch.CallNs, want, dear/2)
+		if at(dear) <= at(0) {
+			t.Fatalf("dynamic with %d ns %s: %g; want more than with free ones, %g", dear, tc.name, at(dear), at(0))
+		}
+		want := (at(0) + at(dear)) / 2
+		s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+			r := simulate.Repetitions{TimesNs: []float64{want, want}, UnitNs: [][]float64{{1, 1}, {1, 1}}, AfterUnitNs: [][]float64{{1, 1}, {1, 1}}}
+			after := []float64{dear, dear}
+			if impl == "guided" {
+				after = after[1:]
+			}
+			tc.reps(&r, []float64{0, 0}, after)
+			return r, impl == "dynamic" || impl == "guided"
+		})
+		if len(s.Checks) != 1 {
+			t.Fatalf("%s: checks %+v; want one, for dynamic (guided's trials do not pair up)", tc.name, s.Checks)
+		}
+		if ch := s.Checks[0]; math.Abs(ch.Error) > 1e-9 || tc.got(ch) != dear/2 {
+			t.Errorf("dynamic, %s free before and %d ns after: predicted %g, error %g, median trial %g; want %g, 0, %d", tc.name, dear, ch.PredictedNs, ch.Error, tc.got(ch), want, dear/2)
+		}
 	}
 }
 
