@@ -40,8 +40,7 @@ type Repetitions struct {
 // trials as repetitions, or none.
 func (reps Repetitions) valid(k int) bool {
 	n := len(reps.TimesNs)
-	if n == 0 || len(reps.UnitNs) != n || reps.AfterUnitNs != nil && len(reps.AfterUnitNs) != n ||
-		reps.CallsBefore != nil && len(reps.CallsBefore) != n || reps.CallsAfter != nil && len(reps.CallsAfter) != n ||
+	if n == 0 || len(reps.UnitNs) != n || !fits(reps.AfterUnitNs, n) || !fits(reps.CallsBefore, n) || !fits(reps.CallsAfter, n) ||
 		!fits(reps.CallNsBefore, n) || !fits(reps.CallNsAfter, n) || !fits(reps.TransferNsBefore, n) || !fits(reps.TransferNsAfter, n) {
 		return false
 	}
@@ -53,8 +52,8 @@ func (reps Repetitions) valid(k int) bool {
 	return true
 }
 
-// fits reports whether figures has one figure per repetition of n, or none.
-func fits(figures []float64, n int) bool { return figures == nil || len(figures) == n }
+// fits reports whether xs has one element per repetition of n, or is nil (none were made).
+func fits[T any](xs []T, n int) bool { return xs == nil || len(xs) == n }
 
 // check predicts each of reps on k workers with partitioner p and compares: the prediction of
 // a repetition is the mean of its predictions with the trials (and calls) before it and with
