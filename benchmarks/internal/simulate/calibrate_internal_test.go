@@ -296,6 +296,16 @@ func (o *callOrder) Chunk(lo, hi int) {
 	o.items.Add(int64(hi - lo))
 }
 
+// TestPingPongGivesUp: a ping-pong whose goroutines cannot both run (one proc) gives up about
+// its limit after it starts, not a second after, and counts the steps it made.
+func TestPingPongGivesUp(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	d, steps := pingPongWithin(5 * time.Millisecond)
+	if d > 500*time.Millisecond || !(steps >= 1 && steps < 4000) {
+		t.Errorf("ping-pong on one proc, giving up after 5ms: %v for %g steps; want well under a second and fewer than the 4000 steps", d, steps)
+	}
+}
+
 // TestPingPong: a step of the ping-pong, a cache line moving between two running goroutines'
 // cores, costs something and far less than the second after which a step whose other
 // goroutine never ran gives up. The figure is the median trial, as CalibrateMachine takes it:
