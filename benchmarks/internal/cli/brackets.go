@@ -11,10 +11,16 @@ import (
 // body, one of a cache line's transfer, a few cold fork-join calls and a batch of warm ones
 // (see simulate.Repetitions).
 type brackets struct {
-	before, after                     map[pairKey][][]float64
-	callsBefore, callsAfter           map[pairKey][][]simulate.CallTimes
-	callNsBefore, callNsAfter         map[pairKey][]float64
-	transferNsBefore, transferNsAfter map[pairKey][]float64
+	before, after map[pairKey]*side
+}
+
+// side holds what was timed on one side of each repetition of a cell, one element per
+// repetition.
+type side struct {
+	unit       [][]float64
+	calls      [][]simulate.CallTimes
+	callNs     []float64
+	transferNs []float64
 }
 
 // pairKey names a measured cell of the validation.
@@ -24,10 +30,15 @@ type pairKey struct {
 }
 
 func newBrackets() *brackets {
-	return &brackets{before: map[pairKey][][]float64{}, after: map[pairKey][][]float64{},
-		callsBefore: map[pairKey][][]simulate.CallTimes{}, callsAfter: map[pairKey][][]simulate.CallTimes{},
-		callNsBefore: map[pairKey][]float64{}, callNsAfter: map[pairKey][]float64{},
-		transferNsBefore: map[pairKey][]float64{}, transferNsAfter: map[pairKey][]float64{}}
+	return &brackets{before: map[pairKey]*side{}, after: map[pairKey]*side{}}
+}
+
+// sideOf returns the side of key in m, making it if there is none.
+func sideOf(m map[pairKey]*side, key pairKey) *side {
+	if m[key] == nil {
+		m[key] = &side{}
+	}
+	return m[key]
 }
 
 // hooks returns the runner's BeforeRepetition and AfterRepetition for workload wl, calibrated
@@ -36,23 +47,26 @@ func newBrackets() *brackets {
 // batch, the call and transfer trials, then the trial the repetition is checked against;
 // after it, the trial, the call and transfer trials, then the cold calls and the call batch.
 func (b *brackets) hooks(wl string, cal *simulate.Calibrator) (before, after func(impl string, k int)) {
+	trials := func(s *side) {
+		s.callNs = append(s.callNs, cal.CallTrial())
+		s.transferNs = append(s.transferNs, cal.TransferTrial())
+	}
+	calls := func(s *side) { s.calls = append(s.calls, append(cal.ColdCalls(), cal.ForkJoinBatch()...)) }
 	before = func(impl string, k int) {
-		key := pairKey{wl, impl, k}
+		s := sideOf(b.before, pairKey{wl, impl, k})
 		if k >= 2 {
 			cal.RestartTrial()
-			b.callsBefore[key] = append(b.callsBefore[key], append(cal.ColdCalls(), cal.ForkJoinBatch()...))
-			b.callNsBefore[key] = append(b.callNsBefore[key], cal.CallTrial())
-			b.transferNsBefore[key] = append(b.transferNsBefore[key], cal.TransferTrial())
+			calls(s)
+			trials(s)
 		}
-		b.before[key] = append(b.before[key], cal.TrialWith(k))
+		s.unit = append(s.unit, cal.TrialWith(k))
 	}
 	after = func(impl string, k int) {
-		key := pairKey{wl, impl, k}
-		b.after[key] = append(b.after[key], cal.TrialWith(k))
+		s := sideOf(b.after, pairKey{wl, impl, k})
+		s.unit = append(s.unit, cal.TrialWith(k))
 		if k >= 2 {
-			b.callNsAfter[key] = append(b.callNsAfter[key], cal.CallTrial())
-			b.transferNsAfter[key] = append(b.transferNsAfter[key], cal.TransferTrial())
-			b.callsAfter[key] = append(b.callsAfter[key], append(cal.ColdCalls(), cal.ForkJoinBatch()...))
+			trials(s)
+			calls(s)
 		}
 	}
 	return before, after
@@ -62,19 +76,20 @@ func (b *brackets) hooks(wl string, cal *simulate.Calibrator) (before, after fun
 // whether every repetition (and the warm-up) was bracketed.
 func (b *brackets) repetitions(r runner.Result) (simulate.Repetitions, bool) {
 	key := pairKey{r.Workload, r.Impl, r.Workers}
-	bu, au := b.before[key], b.after[key]
-	if len(bu) != 1+len(r.TimesNs) || len(au) != len(bu) {
+	bs, as := b.before[key], b.after[key]
+	if bs == nil || as == nil || len(bs.unit) != 1+len(r.TimesNs) || len(as.unit) != len(bs.unit) {
 		return simulate.Repetitions{}, false
 	}
-	reps := simulate.Repetitions{TimesNs: r.TimesNs, UnitNs: bu[1:], AfterUnitNs: au[1:], OtherLoad: r.OtherLoad}
-	if cb, ca := b.callsBefore[key], b.callsAfter[key]; len(cb) == len(bu) && len(ca) == len(bu) && cb[0] != nil {
-		reps.CallsBefore, reps.CallsAfter = cb[1:], ca[1:]
+	n := len(bs.unit)
+	reps := simulate.Repetitions{TimesNs: r.TimesNs, UnitNs: bs.unit[1:], AfterUnitNs: as.unit[1:], OtherLoad: r.OtherLoad}
+	if len(bs.calls) == n && len(as.calls) == n && bs.calls[0] != nil {
+		reps.CallsBefore, reps.CallsAfter = bs.calls[1:], as.calls[1:]
 	}
-	if cb, ca := b.callNsBefore[key], b.callNsAfter[key]; len(cb) == len(bu) && len(ca) == len(bu) {
-		reps.CallNsBefore, reps.CallNsAfter = cb[1:], ca[1:]
+	if len(bs.callNs) == n && len(as.callNs) == n {
+		reps.CallNsBefore, reps.CallNsAfter = bs.callNs[1:], as.callNs[1:]
 	}
-	if tb, ta := b.transferNsBefore[key], b.transferNsAfter[key]; len(tb) == len(bu) && len(ta) == len(bu) {
-		reps.TransferNsBefore, reps.TransferNsAfter = tb[1:], ta[1:]
+	if len(bs.transferNs) == n && len(as.transferNs) == n {
+		reps.TransferNsBefore, reps.TransferNsAfter = bs.transferNs[1:], as.transferNs[1:]
 	}
 	return reps, true
 }

@@ -27,7 +27,7 @@ func (cal *Calibrator) TransferTrial() float64 {
 }
 
 // transferGiveUp is how long a ping-pong of a transfer trial waits for a goroutine that does
-// not run: a run makes about 400 trials of at least 15 ping-pongs each, and on a machine
+// not run: a run makes about 900 trials of at least 15 ping-pongs each, and on a machine
 // whose other core is busy (the module's other test binaries, in CI) pingPong's second each
 // made a trial last 15 s. Undisturbed, a ping-pong takes 0.2 to 1.1 ms.
 const transferGiveUp = 5 * time.Millisecond
