@@ -163,6 +163,12 @@ func TestSimulateEndToEnd(t *testing.T) {
 			t.Errorf("%s: %d call trials and %d transfer trials; want %d and %d", w.Name, len(w.CallTrialsNs), len(w.TransferTrialsNs), callTrials, transferTrials)
 		}
 	}
+	// ... and each 2-worker check was predicted with the transfers timed next to it.
+	for _, ch := range r.Study.Checks {
+		if ch.Workers == 2 && !(ch.TransferNs > 0) {
+			t.Errorf("%s/%s: transfer %g; want the median of the trials next to its repetitions", ch.Workload, ch.Partitioner, ch.TransferNs)
+		}
+	}
 }
 
 // readResults reads the results.json that a run with -json wrote into dir.
