@@ -96,24 +96,24 @@ func TestCalibratorForkJoin(t *testing.T) {
 	}
 }
 
-// TestCalibrateCall: a workload whose every Chunk call waits 2 µs, whatever its length, costs
+// TestCallSample: a workload whose every Chunk call waits 2 µs, whatever its length, costs
 // 2 µs a range; one whose Chunk returns at once, next to nothing: pfor's loop around a range
 // and the call (about 25 ns here, more with the race detector, which instruments each
 // atomic operation and call).
-func TestCalibrateCall(t *testing.T) {
+func TestCallSample(t *testing.T) {
 	const each = 2 * time.Microsecond
-	if got := CalibrateCall(&chunkCost{n: 1000, each: each}); got < 0.9*float64(each) || got > 2*float64(each) {
-		t.Errorf("CalibrateCall with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
+	if got := newCallSample(&chunkCost{n: 1000, each: each}).trial(); got < 0.9*float64(each) || got > 2*float64(each) {
+		t.Errorf("a call trial with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
 	}
-	if got := CalibrateCall(&chunkCost{n: 1000}); got > 400 {
-		t.Errorf("CalibrateCall with free calls = %.0f ns; want next to nothing", got)
+	if got := newCallSample(&chunkCost{n: 1000}).trial(); got > 400 {
+		t.Errorf("a call trial with free calls = %.0f ns; want next to nothing", got)
 	}
-	if got := CalibrateCall(&chunkCost{}); got != 0 {
-		t.Errorf("CalibrateCall with no items = %g; want 0", got)
+	if got := newCallSample(&chunkCost{}).trial(); got != 0 {
+		t.Errorf("a call trial with no items = %g; want 0", got)
 	}
 }
 
-// TestCalibratorCallTrials: a Calibrator's call trials measure what CalibrateCall does, one
+// TestCalibratorCallTrials: a Calibrator's call trials measure what a callSample's trial does, one
 // at a time, and its CallNs is their median; with no trial made, CallNs makes one.
 func TestCalibratorCallTrials(t *testing.T) {
 	const each = 2 * time.Microsecond
@@ -177,7 +177,7 @@ func TestRestartLeavesOutEachTrialsTransfer(t *testing.T) {
 	}
 }
 
-// TestCallerOnlyHandsTheCallerEverything: CalibrateCall's run gives worker 0 the whole range
+// TestCallerOnlyHandsTheCallerEverything: the call trials' run gives worker 0 the whole range
 // in order, grain items at a time (the last range shorter), and every other worker nothing,
 // before and after worker 0's ranges run out.
 func TestCallerOnlyHandsTheCallerEverything(t *testing.T) {

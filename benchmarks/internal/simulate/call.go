@@ -10,34 +10,7 @@ import (
 	"github.com/stealkit/stealkit/pfor"
 )
 
-// CalibrateCall returns what a range costs beyond its items and its take, the CallNs of the
-// workload's Machine: what pfor does around each range (its checks for a stop and for
-// sleeping workers, the call of the body through its wrapper), the call itself, and what the
-// take's synchronization costs the body's work around it. One goroutine runs a sample of the
-// items through real 2-worker pfor.Chunks calls whose run hands the caller's slot every item
-// (the helper's slot gets none, see callerRun): once as one range and once as a range per
-// item, each taken by an atomic add as a take is. callRounds rounds alternate which comes
-// first; the figure of a round is the difference over the items, less the drained cost of
-// the callerRun's take (which the model charges as the partitioner's take). It counts, as
-// RestartNs does, if at least three quarters of the rounds found the ranges dearer (see
-// excessOver), and is 0 otherwise.
-//
-// A range costs more than the jump into the body: the loop over a range of a few items ends
-// in a branch the predictor misses, the work of the next range does not start until the call
-// returns and the take's atomic operation has drained the stores before it, and pfor checks
-// the job between ranges. How much of that the processor overlaps with the body depends on
-// the body, so it is measured per workload: pfor's loop alone, with an empty body, costs
-// about 25 ns a range on the project's AMD VM (2-worker calls of stealing with grain 1
-// against the drained take), and charging that to every workload predicted saxpy/dynamic's
-// 131,000 ranges a worker about a fifth too slow. Timed by calling the body directly instead
-// (no pfor, no atomic), the figure on tiny was 6.7 to 10.6 ns, and tiny/stealing, whose
-// workers take 167 three-item ranges a call, was predicted 3% to 20% too fast in every one of
-// fifteen runs.
-func CalibrateCall(inst workload.Instance) float64 {
-	return newCallSample(inst).trial()
-}
-
-// callSample is what CalibrateCall times on a workload: a sample of its items, as many as take
+// callSample is what a call trial times on a workload: a sample of its items, as many as take
 // about callPass in one call (at least one), and the drained cost of the callerRun's take.
 // Sizing it and timing the take take longer than a trial, so a Calibrator makes them once and
 // a trial next to each repetition (see Calibrator.CallTrial).
@@ -67,7 +40,8 @@ func newCallSample(inst workload.Instance) *callSample {
 	return s
 }
 
-// trial makes callRounds rounds over the sample and returns the figure of CalibrateCall.
+// trial makes callRounds rounds over the sample and returns the call figure (see
+// Calibrator.CallTrial).
 func (s *callSample) trial() float64 {
 	if s.items == 0 {
 		return 0
@@ -92,14 +66,37 @@ func (s *callSample) trial() float64 {
 	return excessOver(figures, 0)
 }
 
-// CallTrial makes one trial of what a range costs beyond its items and its take (see
-// CalibrateCall) and returns its figure, in nanoseconds, so that a caller can make it next to
-// each repetition that it is checked against, as the trials of the unit (see Calibrator).
+// CallTrial makes one trial of what a range costs beyond its items and its take, and returns
+// it in nanoseconds; the workload's Machine.CallNs is the median of the trials (see CallNs).
+// The figure holds what pfor does around each range (its checks for a stop and for
+// sleeping workers, the call of the body through its wrapper), the call itself, and what the
+// take's synchronization costs the body's work around it. One goroutine runs a sample of the
+// items through real 2-worker pfor.Chunks calls whose run hands the caller's slot every item
+// (the helper's slot gets none, see callerRun): once as one range and once as a range per
+// item, each taken by an atomic add as a take is. callRounds rounds alternate which comes
+// first; the figure of a round is the difference over the items, less the drained cost of
+// the callerRun's take (which the model charges as the partitioner's take). It counts, as
+// RestartNs does, if at least three quarters of the rounds found the ranges dearer (see
+// excessOver), and is 0 otherwise.
 //
-// Why next to it: on the project's AMD VM the figure of tiny, measured 16 times in a row in
-// one process, read anywhere from 17 to 91 ns, and from run to run it sat at 16 to 17 or at
-// 28 to 32 ns. Calibrated once per workload, tiny/stealing (167 three-item ranges a worker in
-// each call) was predicted 15% to 16% too fast in the runs that read the lower level.
+// A range costs more than the jump into the body: the loop over a range of a few items ends
+// in a branch the predictor misses, the work of the next range does not start until the call
+// returns and the take's atomic operation has drained the stores before it, and pfor checks
+// the job between ranges. How much of that the processor overlaps with the body depends on
+// the body, so it is measured per workload: pfor's loop alone, with an empty body, costs
+// about 25 ns a range on the project's AMD VM (2-worker calls of stealing with grain 1
+// against the drained take), and charging that to every workload predicted saxpy/dynamic's
+// 131,000 ranges a worker about a fifth too slow. Timed by calling the body directly instead
+// (no pfor, no atomic), the figure on tiny was 6.7 to 10.6 ns, and tiny/stealing, whose
+// workers take 167 three-item ranges a call, was predicted 3% to 20% too fast in every one of
+// fifteen runs.
+//
+// A caller makes it next to each repetition that it is checked against, as the trials of the
+// unit (see Calibrator). Why next to it: on the project's AMD VM the figure of tiny, measured
+// 16 times in a row in one process, read anywhere from 17 to 91 ns, and from run to run it sat
+// at 16 to 17 or at 28 to 32 ns. Calibrated once per workload, tiny/stealing (167 three-item
+// ranges a worker in each call) was predicted 15% to 16% too fast in the runs that read the
+// lower level.
 func (cal *Calibrator) CallTrial() float64 {
 	if cal.call == nil {
 		cal.call = newCallSample(cal.inst)
@@ -121,7 +118,7 @@ func (cal *Calibrator) CallNs() float64 {
 // CallTrials returns the figure of every call trial so far, in order.
 func (cal *Calibrator) CallTrials() []float64 { return slices.Clone(cal.callTrials) }
 
-// callerOnly is the partitioner of CalibrateCall's passes: its runs hand worker 0 the range
+// callerOnly is the partitioner of the call trials' passes: its runs hand worker 0 the range
 // in ranges of grain items, each taken by an atomic add, and the other workers nothing.
 type callerOnly struct{ grain int }
 
@@ -152,8 +149,8 @@ func (r *callerRun) Next(w int) (lo, hi int, ok bool) {
 	return lo, min(end, r.hi), true
 }
 
-// callPass is about how long the sample of CalibrateCall takes in one call, and callRounds
-// how many rounds it makes.
+// callPass is about how long the sample of a call trial takes in one call, and callRounds
+// how many rounds a trial makes.
 const (
 	callPass   = 200 * time.Microsecond
 	callRounds = 21

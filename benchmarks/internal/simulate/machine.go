@@ -32,7 +32,7 @@ type Machine struct {
 	ForkNs  float64 `json:"fork_ns"`
 	JoinNs  float64 `json:"join_ns"`
 	// CallNs is what handing a range to the body costs beyond its items, where the caller
-	// calibrated it for a workload (see CalibrateCall); 0 otherwise.
+	// calibrated it for a workload (see Calibrator.CallTrial); 0 otherwise.
 	CallNs float64 `json:"call_ns,omitempty"`
 	Procs  int     `json:"procs"` // GOMAXPROCS during calibration
 }

@@ -58,7 +58,7 @@ type Model struct {
 	// the victim's range.
 	TransferNs float64
 	// CallNs is charged for each call of the body: each range a worker gets, or each piece
-	// of it where the worker processes it in pieces (see CalibrateCall).
+	// of it where the worker processes it in pieces (see Calibrator.CallTrial).
 	CallNs float64
 	// RestartNs is charged for each range a worker gets that does not start where its
 	// previous range ended: the cost of a new memory stream (see Calibrator.RestartNs). It is
