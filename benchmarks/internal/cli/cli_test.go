@@ -148,8 +148,9 @@ func TestSimulateEndToEnd(t *testing.T) {
 	if got := len(row.FindAllString(out, -1)); got != checks {
 		t.Errorf("stdout has %d validation rows; want %d:\n%s", got, checks, out)
 	}
-	// Each 2-worker check was predicted with the fork-join calls timed next to it, warm and cold.
-	started := regexp.MustCompile(`(?m)^ +(tailheavy|mandelbrot) +(static|dynamic|guided|stealing|auto) +2 +\S+ +\S+ +[-+][0-9.]+% +[0-9.]+(ns|µs|ms) +[0-9.]+(ns|µs|ms) `)
+	// Each 2-worker check, of its one repetition, was predicted with the fork-join calls timed
+	// next to it, warm and cold.
+	started := regexp.MustCompile(`(?m)^ +(tailheavy|mandelbrot) +(static|dynamic|guided|stealing|auto) +2 +\S+ +\S+ +[-+][0-9.]+% +1 +[0-9.]+(ns|µs|ms) +[0-9.]+(ns|µs|ms) `)
 	if got, want := len(started.FindAllString(out, -1)), checks-2; got != want {
 		t.Errorf("stdout has %d 2-worker validation rows with helper starts; want %d:\n%s", got, want, out)
 	}

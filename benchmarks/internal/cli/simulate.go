@@ -114,8 +114,9 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		}
 		return simulate.Repetitions{}, false
 	})
-	// A check that missed is measured again, its cell alone, bracketed as before (the
-	// sequential cell that the runner adds to every comparison is not).
+	// A check whose repetitions scatter, or that missed, is measured again, its cell alone,
+	// bracketed as before (the sequential cell that the runner adds to every comparison is
+	// not).
 	var remeasureErr error
 	s.Remeasure(costsOf, func(wl, impl string, k int) (simulate.Repetitions, bool) {
 		w, cal := byName[wl], cals[wl]

@@ -45,8 +45,9 @@ func sample() *report.Report {
 	}
 	s.Workloads = []simulate.Workload{w}
 	s.Checks = []simulate.Check{
-		{Workload: "tailheavy", Partitioner: "inline", Workers: 1, PredictedNs: 2e6, MeasuredNs: 2.1e6, Error: 2/2.1 - 1},
-		{Workload: "tailheavy", Partitioner: "static", Workers: 2, PredictedNs: 1e6, MeasuredNs: 1.9e6, Error: 1/1.9 - 1, ForkNs: 2100, ColdForkNs: 312e3, Attempts: []float64{-0.6, 1/1.9 - 1, -0.3}},
+		{Workload: "tailheavy", Partitioner: "inline", Workers: 1, PredictedNs: 2e6, MeasuredNs: 2.1e6, Error: 2/2.1 - 1, RepetitionErrors: []float64{-0.1, 2/2.1 - 1, 0.1}},
+		{Workload: "tailheavy", Partitioner: "static", Workers: 2, PredictedNs: 1e6, MeasuredNs: 1.9e6, Error: 1/1.9 - 1, ForkNs: 2100, ColdForkNs: 312e3, Attempts: []float64{-0.6, 1/1.9 - 1, -0.3},
+			RepetitionErrors: []float64{-0.5, -0.4, 1/1.9 - 1, -0.5, -0.6, -0.4, -0.3, -0.5, -0.4, -0.5}, Pooled: 2},
 	}
 	return &report.Report{
 		Meta:      report.Meta{Date: "2026-01-01T00:00:00Z", Command: "stealbench -x <y>", CPU: "test & CPU", GOMAXPROCS: 2, Scale: 0.25, Repeat: 5, Noise: true, NoiseCores: 0.98, Versions: []report.Version{{Path: "github.com/stealkit/stealkit", Version: "(devel)", Replace: "../"}}},
@@ -168,8 +169,8 @@ func TestWriteStudyAndNoise(t *testing.T) {
 	}
 	for _, want := range []string{
 		"4 500µs 90% 1.10 4 500µs 90% 1.10 4 500µs 90% 1.10 4 500µs 90% 1.10 4 500µs 90% 1.10 4",
-		"tailheavy inline 1 2.00ms 2.10ms -4.8% - - 0.00 -",
-		"tailheavy static 2 1.00ms 1.90ms -47.4% 2.10µs 312µs 0.00 -60.0% / -47.4% / -30.0%",
+		"tailheavy inline 1 2.00ms 2.10ms -4.8% 3 - - 0.00 -",
+		"tailheavy static 2 1.00ms 1.90ms -47.4% 10 2.10µs 312µs 0.00 -60.0% / -47.4% / -30.0%",
 		"tailheavy 2.00ms 1.90ms 1.01ms - 1.88",
 	} {
 		if !hasRow(out, want) {

@@ -109,9 +109,9 @@ func WriteStudy(w io.Writer, s *simulate.Study) error {
 		}
 	}
 	if len(s.Checks) > 0 {
-		fmt.Fprintln(w, "\nvalidation (per call; each repetition predicted with the units of the calibration trials made just before and after it,\nand with 2 workers with the fork-join calls timed next to it, its first call with calls made after the pool idled (cold);\npredicted and measured: the medians; error: the median of the repetitions' errors; helper starts: the median start of a\nhelper's slot in the warm calls and in the cold ones; attempts: the errors of each measurement of a check measured again\nafter a miss, the median attempt's counting):")
+		fmt.Fprintln(w, "\nvalidation (per call; each repetition predicted with the units of the calibration trials made just before and after it,\nand with 2 workers with the fork-join calls timed next to it, its first call with calls made after the pool idled (cold);\npredicted and measured: the medians; error: the median of the repetitions' errors; reps: how many repetitions (more than\n-repeat where the cell was measured again and pooled while their median was uncertain); helper starts: the median start of a\nhelper's slot in the warm calls and in the cold ones; attempts: the errors of each measurement of a check measured again\nafter a miss, the median attempt's counting):")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "workload\tpartitioner\tworkers\tpredicted\tmeasured\terror\thelper starts\tcold\tothers' CPUs\tattempts\t")
+		fmt.Fprintln(tw, "workload\tpartitioner\tworkers\tpredicted\tmeasured\terror\treps\thelper starts\tcold\tothers' CPUs\tattempts\t")
 		for _, c := range s.Checks {
 			others := "?"
 			if c.OtherLoad >= 0 {
@@ -131,7 +131,7 @@ func WriteStudy(w io.Writer, s *simulate.Study) error {
 			if len(c.Attempts) > 1 {
 				attempts = simulate.FormatErrors(c.Attempts)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%+.1f%%\t%s\t%s\t%s\t%s\t\n", c.Workload, c.Partitioner, c.Workers, FormatNs(c.PredictedNs), FormatNs(c.MeasuredNs), 100*c.Error, starts, cold, others, attempts)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%+.1f%%\t%d\t%s\t%s\t%s\t%s\t\n", c.Workload, c.Partitioner, c.Workers, FormatNs(c.PredictedNs), FormatNs(c.MeasuredNs), 100*c.Error, len(c.RepetitionErrors), starts, cold, others, attempts)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -14,23 +14,28 @@ import (
 // outside the tolerance is measured again until it has Attempts attempts (see Remeasure).
 const Attempts = 3
 
-// Remeasure measures each undisturbed check outside the tolerance again, Attempts in all,
-// and keeps the attempt with the median error among the undisturbed ones (of two, the one
-// further from 0), so that a check passes only if most of its attempts do. measure runs a
-// cell of the validation again, as the measurements that Validate was given ("sequential"
-// for the 1-worker check, a partitioner's name for 2), and reports whether it ran; costs
-// returns a workload's prefix costs. The check's Attempts holds every attempt's error, the
-// first's first.
+// Remeasure settles each undisturbed check: while the median of its repetition errors is
+// uncertain (see Precision), it measures the check's cell again and pools the repetitions
+// (see Pooled); and if the check is then outside the tolerance, it measures it again, each
+// attempt pooled the same way, until it has Attempts attempts, and keeps the attempt with the
+// median error among the undisturbed ones (of two, the one further from 0), so that a check
+// passes only if most of its attempts do. measure runs a cell of the validation again, as the
+// measurements that Validate was given ("sequential" for the 1-worker check, a
+// partitioner's name for 2), and reports whether it ran; costs returns a workload's prefix
+// costs. The check's Attempts holds every attempt's error, the first's first, if there was
+// more than one.
 //
-// Why: a check's repetitions run within a second or two, and on the project's VM the host
-// takes a core away for stretches of that order, long enough to move every repetition of one
-// check by 15% to 50% while the load that the runner reads over the whole workload stays
+// Why attempts: a check's repetitions run within a second or two, and on the project's VM the
+// host takes a core away for stretches of that order, long enough to move every repetition of
+// one check by 15% to 50% while the load that the runner reads over the whole workload stays
 // under Disturbed (in the runs of RESULTS.md, one or two of the 36 checks at a time, a
 // different one each run). A model that is wrong misses on every attempt; a check that hit
-// such a stretch passes when measured again.
+// such a stretch passes when measured again. Pooling, by contrast, answers repetitions that
+// scatter widely all the time (see Precision); it does not look at the error, so it moves a
+// check towards neither verdict.
 func (s *Study) Remeasure(costs func(workload string) Costs, measure func(workload, impl string, workers int) (Repetitions, bool)) {
 	for i, chk := range s.Checks {
-		if s.Disturbs(chk) || math.Abs(chk.Error) <= s.Tolerance {
+		if s.Disturbs(chk) {
 			continue
 		}
 		w, ok := s.workload(chk.Workload)
@@ -43,17 +48,27 @@ func (s *Study) Remeasure(costs func(workload string) Costs, measure func(worklo
 		if chk.Workers == 1 {
 			impl = "sequential"
 		}
+		again := func() (Repetitions, bool) { return measure(chk.Workload, impl, chk.Workers) }
+		if i < len(s.measured) {
+			if settled, ok := s.pooled(w, c, p, chk.Workers, s.measured[i], again); ok {
+				chk = settled
+				s.Checks[i] = chk
+			}
+		}
+		if s.Disturbs(chk) || math.Abs(chk.Error) <= s.Tolerance {
+			continue
+		}
 		attempts := []Check{chk}
 		for len(attempts) < Attempts {
-			reps, ok := measure(chk.Workload, impl, chk.Workers)
+			reps, ok := again()
 			if !ok {
 				break
 			}
-			again, ok := w.check(c, p, chk.Workers, reps)
+			next, ok := s.pooled(w, c, p, chk.Workers, reps, again)
 			if !ok {
 				break
 			}
-			attempts = append(attempts, again)
+			attempts = append(attempts, next)
 		}
 		s.Checks[i] = s.medianAttempt(attempts)
 	}

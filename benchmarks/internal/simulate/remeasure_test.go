@@ -15,10 +15,7 @@ import (
 // check within the tolerance, or disturbed, is not measured again; a disturbed attempt does
 // not count in the median (of two, the one further from 0 does).
 func TestRemeasure(t *testing.T) {
-	c := costsOf(t, "uniform", 1_000)
-	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
-	s := &simulate.Study{Machine: m, Workers: []int{2}, Tolerance: 0.15}
-	s.Workloads = []simulate.Workload{simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, s.Workers)}
+	s, c := uniformStudy(t)
 	pred := func(p string) float64 {
 		r, _ := s.Workloads[0].Prediction(p, 2)
 		return r.MakespanNs
@@ -39,21 +36,7 @@ func TestRemeasure(t *testing.T) {
 		"guided":  {reps("guided", 0.25, 0), reps("guided", 0.2, 0)},
 		"auto":    {reps("auto", 0.5, 1), reps("auto", 0.1, 0)},
 	}
-	costs := func(string) simulate.Costs { return c }
-	s.Validate(costs, func(_, impl string, k int) (simulate.Repetitions, bool) {
-		r, ok := first[impl]
-		return r, ok && k == 2
-	})
-	var measured []string
-	s.Remeasure(costs, func(_, impl string, k int) (simulate.Repetitions, bool) {
-		measured = append(measured, impl)
-		if k != 2 || len(again[impl]) == 0 {
-			t.Fatalf("measured %s on %d workers again, more than planned", impl, k)
-		}
-		r := again[impl][0]
-		again[impl] = again[impl][1:]
-		return r, true
-	})
+	measured := validateAndRemeasure(t, s, c, first, again)
 	if want := []string{"dynamic", "dynamic", "guided", "guided", "auto", "auto"}; !slices.Equal(measured, want) {
 		t.Errorf("measured again %v; want %v", measured, want)
 	}
@@ -89,4 +72,35 @@ func TestRemeasure(t *testing.T) {
 			t.Errorf("ValidationLine() = %q; want it to contain %q", line, want)
 		}
 	}
+}
+
+// uniformStudy returns a study of uniform's 1,000 items at 2 workers, predicted at a unit of
+// 1 ns and nothing else charged, with the workload's costs, and a tolerance of 15%.
+func uniformStudy(t *testing.T) (*simulate.Study, simulate.Costs) {
+	c := costsOf(t, "uniform", 1_000)
+	m := simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}
+	s := &simulate.Study{Machine: m, Workers: []int{2}, Tolerance: 0.15}
+	s.Workloads = []simulate.Workload{simulate.Predict("uniform", c, 1, []float64{1, 1}, 0, m, s.Workers)}
+	return s, c
+}
+
+// validateAndRemeasure validates s, 2 workers only, with first[impl] as each partitioner's
+// measurement, and remeasures it, handing out again[impl] in order; it returns the cells
+// measured again, in order, and fails the test when asked for more than again holds.
+func validateAndRemeasure(t *testing.T, s *simulate.Study, c simulate.Costs, first map[string]simulate.Repetitions, again map[string][]simulate.Repetitions) (measured []string) {
+	costs := func(string) simulate.Costs { return c }
+	s.Validate(costs, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		r, ok := first[impl]
+		return r, ok && k == 2
+	})
+	s.Remeasure(costs, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		measured = append(measured, impl)
+		if k != 2 || len(again[impl]) == 0 {
+			t.Fatalf("measured %s on %d workers again, more than planned", impl, k)
+		}
+		r := again[impl][0]
+		again[impl] = again[impl][1:]
+		return r, true
+	})
+	return measured
 }

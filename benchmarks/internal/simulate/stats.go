@@ -1,6 +1,9 @@
 package simulate
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // median returns the middle value of xs (which it sorts).
 func median(xs []float64) float64 {
@@ -41,6 +44,22 @@ func middle(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// medianStdErr estimates the standard error of the median of xs as for a normal sample,
+// 1.2533 σ / √n, with σ estimated robustly as 1.4826 times the median absolute deviation (one
+// repetition far off moves it little). It returns 0 for fewer than 3 values: their spread
+// says nothing. xs is not modified.
+func medianStdErr(xs []float64) float64 {
+	if len(xs) < 3 {
+		return 0
+	}
+	m := middle(xs)
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
+		dev[i] = math.Abs(x - m)
+	}
+	return 1.2533 * 1.4826 * middle(dev) / math.Sqrt(float64(len(xs)))
 }
 
 // excessOver returns how far figures, trials of a cost that includes base, lie above base: the

@@ -19,6 +19,8 @@ type Study struct {
 	// the verdict; 0 means Disturbed.
 	DisturbedCores float64 `json:"disturbed_cores,omitempty"`
 	Checks         []Check `json:"validation"`
+	// measured[i] are the repetitions Checks[i] was made of, as Validate was given them.
+	measured []Repetitions
 }
 
 // Workload holds one workload's calibration and predictions.
@@ -92,6 +94,10 @@ type Check struct {
 	// Attempts are the errors of every time the check was measured, the first's first, if it
 	// was measured again (see Study.Remeasure); the check is the median attempt.
 	Attempts []float64 `json:"attempts,omitempty"`
+	// Pooled is how many measurements of the cell the repetitions come from, if more than one:
+	// the cell was measured again while the median of their errors was uncertain (see
+	// Precision).
+	Pooled int `json:"pooled,omitempty"`
 }
 
 // Disturbed is the load of others, in CPUs, above which a measurement does not count
@@ -167,7 +173,7 @@ func (w Workload) Prediction(p string, k int) (Result, bool) {
 // next to the repetition (see Repetitions and Workload.runCalls): the helpers' start moves
 // with the machine's state too.
 func (s *Study) Validate(costs func(workload string) Costs, measured func(workload, impl string, workers int) (Repetitions, bool)) {
-	s.Checks = nil
+	s.Checks, s.measured = nil, nil
 	for _, w := range s.Workloads {
 		c := costs(w.Name)
 		if c == nil {
@@ -177,13 +183,13 @@ func (s *Study) Validate(costs func(workload string) Costs, measured func(worklo
 		// One worker runs inline: any partitioner does.
 		if reps, ok := measured(w.Name, "sequential", 1); ok {
 			if chk, ok := w.check(c, ps[0], 1, reps); ok {
-				s.Checks = append(s.Checks, chk)
+				s.Checks, s.measured = append(s.Checks, chk), append(s.measured, reps)
 			}
 		}
 		for _, p := range ps {
 			if reps, ok := measured(w.Name, p.Name, 2); ok {
 				if chk, ok := w.check(c, p, 2, reps); ok {
-					s.Checks = append(s.Checks, chk)
+					s.Checks, s.measured = append(s.Checks, chk), append(s.measured, reps)
 				}
 			}
 		}
@@ -203,8 +209,9 @@ func (s *Study) Failed() []Check {
 
 // ValidationLine summarises the checks in one line (plus one line per failed check): PASS
 // if every undisturbed check is within the tolerance, FAIL if one is not, INCONCLUSIVE if
-// every measurement was disturbed. It names the checks measured again (see Remeasure), with
-// each attempt's error.
+// every measurement was disturbed. It names the checks measured again (see Remeasure): those
+// pooled, with their repetitions, and those measured again after a miss, with each attempt's
+// error.
 func (s *Study) ValidationLine() string {
 	if len(s.Checks) == 0 {
 		return "simulator validation: nothing to check (needs 1 or 2 in -workers)"
@@ -230,6 +237,15 @@ func (s *Study) ValidationLine() string {
 		verdict, len(clean)-len(bad), len(clean), 100*s.Tolerance, describe(worst(clean)))
 	if disturbed > 0 {
 		fmt.Fprintf(&b, "; %d more measured while others (processes, the host) kept over %.2f CPUs busy are not counted", disturbed, s.disturbedCores())
+	}
+	var pooled []string
+	for _, c := range s.Checks {
+		if c.Pooled > 1 {
+			pooled = append(pooled, fmt.Sprintf("%s/%s w=%d (%d measurements, %d repetitions)", c.Workload, c.Partitioner, c.Workers, c.Pooled, len(c.RepetitionErrors)))
+		}
+	}
+	if len(pooled) > 0 {
+		fmt.Fprintf(&b, "; measured again and pooled while the median was uncertain: %s", strings.Join(pooled, ", "))
 	}
 	var again []string
 	for _, c := range s.Checks {
