@@ -316,3 +316,34 @@ func TestPingPong(t *testing.T) {
 		t.Fatalf("ping-pong: %g ns a step (the median trial); want between 0 and 50 µs", per)
 	}
 }
+
+// TestTransferFigureLeavesOutPingPongsThatGaveUp: a transfer trial's figure is the median of
+// the ping-pongs that completed, however many gave up among them; with none completed, it is
+// the lower median of the earlier figures, or 0.
+func TestTransferFigureLeavesOutPingPongsThatGaveUp(t *testing.T) {
+	// pingPongs returns ping-pongs that complete at perStep ns a step, every other one giving
+	// up after 4 steps and 5 ms if gaveUp, counting them in *made.
+	pingPongs := func(perStep float64, gaveUp bool, made *int) func() (time.Duration, float64) {
+		return func() (time.Duration, float64) {
+			*made++
+			if gaveUp && *made%2 == 1 {
+				return 5 * time.Millisecond, 4
+			}
+			return time.Duration(perStep * pingPongSteps), pingPongSteps
+		}
+	}
+	var made int
+	if got := transferFigure(pingPongs(80, true, &made), nil); got != 80 {
+		t.Errorf("half the ping-pongs gave up: %g ns; want the completed ones' 80", got)
+	}
+	if made > transferTries {
+		t.Errorf("made %d ping-pongs; want at most %d", made, transferTries)
+	}
+	never := func() (time.Duration, float64) { return 5 * time.Millisecond, 4 }
+	if got := transferFigure(never, []float64{90, 250, 70}); got != 90 {
+		t.Errorf("every ping-pong gave up, earlier 90, 250, 70: %g ns; want their lower median 90", got)
+	}
+	if got := transferFigure(never, nil); got != 0 {
+		t.Errorf("every ping-pong gave up, nothing earlier: %g ns; want 0", got)
+	}
+}

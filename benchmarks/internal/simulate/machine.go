@@ -226,7 +226,7 @@ func pingPong() (time.Duration, float64) { return pingPongWithin(time.Second) }
 
 // pingPongWithin is pingPong giving up after limit; it returns the time and the steps made.
 func pingPongWithin(limit time.Duration) (time.Duration, float64) {
-	const steps = 4000
+	const steps = pingPongSteps
 	var turn atomic.Int64
 	var wg sync.WaitGroup
 	t0 := time.Now()
@@ -245,6 +245,9 @@ func pingPongWithin(limit time.Duration) (time.Duration, float64) {
 	wg.Wait()
 	return time.Since(t0), float64(max(1, turn.Load()))
 }
+
+// pingPongSteps is how many times a ping-pong passes the line when both goroutines run.
+const pingPongSteps = 4000
 
 // failedSteals times Next on an empty run of 8 workers: each call tries the 7 others twice.
 func failedSteals() (time.Duration, float64) {
