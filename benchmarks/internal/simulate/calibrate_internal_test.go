@@ -319,7 +319,7 @@ func TestPingPong(t *testing.T) {
 
 // TestTransferFigureLeavesOutPingPongsThatGaveUp: a transfer trial's figure is the median of
 // the ping-pongs that completed, however many gave up among them; with none completed, it is
-// the lower median of the earlier figures, or 0.
+// the lower median of the earlier figures, or with none, the ping-pongs' that gave up.
 func TestTransferFigureLeavesOutPingPongsThatGaveUp(t *testing.T) {
 	// pingPongs returns ping-pongs that complete at perStep ns a step, every other one giving
 	// up after 4 steps and 5 ms if gaveUp, counting them in *made.
@@ -343,7 +343,7 @@ func TestTransferFigureLeavesOutPingPongsThatGaveUp(t *testing.T) {
 	if got := transferFigure(never, []float64{90, 250, 70}); got != 90 {
 		t.Errorf("every ping-pong gave up, earlier 90, 250, 70: %g ns; want their lower median 90", got)
 	}
-	if got := transferFigure(never, nil); got != 0 {
-		t.Errorf("every ping-pong gave up, nothing earlier: %g ns; want 0", got)
+	if got, want := transferFigure(never, nil), float64(5*time.Millisecond)/4; got != want {
+		t.Errorf("every ping-pong gave up, nothing earlier: %g ns; want theirs, %g", got, want)
 	}
 }

@@ -32,13 +32,16 @@ func (cal *Calibrator) TransferTrial() float64 {
 // the other goroutine did not run, not a transfer: in one run on the project's AMD VM, most of a
 // trial's ping-pongs gave up after 4 steps, the trial read 1.27 ms a transfer, and the
 // repetition predicted with it read 871 times its time. If none completed, transferFigure
-// returns the lower median of the earlier figures, or 0 if there are none.
+// returns the lower median of the earlier figures, or, if there are none, the median of the
+// ping-pongs that gave up, as before: an upper bound, on a machine whose other core stayed
+// busy for the whole trial.
 func transferFigure(pingPong func() (time.Duration, float64), earlier []float64) float64 {
-	var per []float64
+	var per, gaveUp []float64
 	var total time.Duration
 	for try := 0; try < transferTries && (len(per) < 15 || total < 3*minTrial); try++ {
 		d, steps := pingPong()
 		if steps < pingPongSteps {
+			gaveUp = append(gaveUp, float64(d.Nanoseconds())/steps)
 			continue
 		}
 		total += d
@@ -51,7 +54,7 @@ func transferFigure(pingPong func() (time.Duration, float64), earlier []float64)
 	case len(earlier) > 0:
 		return lowerMedian(earlier)
 	}
-	return 0
+	return lowerMedian(gaveUp)
 }
 
 // transferTries is how many ping-pongs a transfer trial makes at most: 45 that give up after
