@@ -105,8 +105,10 @@ func TestCallSample(t *testing.T) {
 	if got := newCallSample(&chunkCost{n: 1000, each: each}).trial(); got < 0.9*float64(each) || got > 2*float64(each) {
 		t.Errorf("a call trial with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
 	}
-	if got := newCallSample(&chunkCost{n: 1000}).trial(); got > 400 {
-		t.Errorf("a call trial with free calls = %.0f ns; want next to nothing", got)
+	// Under -race on a loaded CI machine the free calls read up to 415 ns: the bound is half
+	// the dear calls' 2 µs, which still tells the two apart.
+	if got := newCallSample(&chunkCost{n: 1000}).trial(); got > float64(each)/2 {
+		t.Errorf("a call trial with free calls = %.0f ns; want next to nothing, under half of %v", got, each)
 	}
 	if got := newCallSample(&chunkCost{}).trial(); got != 0 {
 		t.Errorf("a call trial with no items = %g; want 0", got)
