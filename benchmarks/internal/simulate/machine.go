@@ -122,15 +122,27 @@ func best(trial func() (time.Duration, float64)) float64 {
 // goroutines, when it read the clock at every Next: a median of 112 ns in one calibration,
 // 187 in another, over 5 trials).
 func typical(trial func() (time.Duration, float64)) float64 {
-	var per []float64
-	var total time.Duration
-	for i := 0; i < 15 || total < 3*minTrial; i++ {
-		d, units := trial()
-		total += d
-		per = append(per, float64(d.Nanoseconds())/units)
-	}
+	per, _ := typicalCounting(trial, func(float64) bool { return true }, math.MaxInt)
 	slices.Sort(per)
 	return per[len(per)/2]
+}
+
+// typicalCounting makes trials as typical does, until 15 of those whose units counts accepts
+// and 3·minTrial of them are made, or tries trials in all, and returns the figures of the
+// counted ones and of the others, in order.
+func typicalCounting(trial func() (time.Duration, float64), counts func(units float64) bool, tries int) (counted, others []float64) {
+	var total time.Duration
+	for try := 0; try < tries && (len(counted) < 15 || total < 3*minTrial); try++ {
+		d, units := trial()
+		per := float64(d.Nanoseconds()) / units
+		if !counts(units) {
+			others = append(others, per)
+			continue
+		}
+		total += d
+		counted = append(counted, per)
+	}
+	return counted, others
 }
 
 // CalibrateTakes returns the cost of a take of each partitioner on a range of n items, with

@@ -28,7 +28,7 @@ func (cal *Calibrator) TransferTrial() float64 {
 
 // transferFigure returns the median time per step of the ping-pongs that pingPong made and that
 // completed their pingPongSteps steps: at least 15 of them and 3·minTrial in all, as typical
-// takes them, or as many as completed in transferTries. A ping-pong that gave up timed how long
+// takes them, or as many as completed in transferTries (see typicalCounting). A ping-pong that gave up timed how long
 // the other goroutine did not run, not a transfer: in one run on the project's AMD VM, most of a
 // trial's ping-pongs gave up after 4 steps, the trial read 1.27 ms a transfer, and the
 // repetition predicted with it read 871 times its time. If none completed, transferFigure
@@ -36,17 +36,8 @@ func (cal *Calibrator) TransferTrial() float64 {
 // ping-pongs that gave up, as before: an upper bound, on a machine whose other core stayed
 // busy for the whole trial.
 func transferFigure(pingPong func() (time.Duration, float64), earlier []float64) float64 {
-	var per, gaveUp []float64
-	var total time.Duration
-	for try := 0; try < transferTries && (len(per) < 15 || total < 3*minTrial); try++ {
-		d, steps := pingPong()
-		if steps < pingPongSteps {
-			gaveUp = append(gaveUp, float64(d.Nanoseconds())/steps)
-			continue
-		}
-		total += d
-		per = append(per, float64(d.Nanoseconds())/steps)
-	}
+	completed := func(steps float64) bool { return steps >= pingPongSteps }
+	per, gaveUp := typicalCounting(pingPong, completed, transferTries)
 	switch {
 	case len(per) > 0:
 		slices.Sort(per)
