@@ -15,8 +15,13 @@ import (
 	"github.com/stealkit/stealkit/internal/workload"
 )
 
+// testHookMeasure, if not nil, is called before each measurement that simulateRun makes: a
+// workload's round (impl "") or a cell measured again (impl "sequential" or a partitioner).
+var testHookMeasure func(workload, impl string)
+
 // simulateRun calibrates, predicts every workload at every worker count, measures 1 and 2
-// workers for the validation, and prints it all. Each measured repetition is bracketed by
+// workers for the validation, settling each workload's checks right after its round (see
+// settle), and prints it all. Each measured repetition is bracketed by
 // calibration trials with as many goroutines as it has workers, and with 2 workers by trials
 // of the call of the body and of a cache line's transfer and by batches of fork-join calls,
 // one just before and one just after (see brackets), and the validation checks it against the
@@ -41,18 +46,13 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 	}
 	measure := slices.Contains(o.Workers, 1) || parts != nil
 
-	costs := map[string]simulate.Costs{}
 	br := newBrackets()
-	cals := map[string]*simulate.Calibrator{}
-	insts := map[string]workload.Instance{}
-	byName := map[string]workloads.Workload{}
 	for _, w := range o.Workloads {
 		n, calls := w.Size(o.Scale, o.N)
 		inst := w.New(n)
 		c := simulate.PrefixCosts(inst)
-		costs[w.Name] = c
 		cal := simulate.NewCalibrator(inst, c, calls, procs)
-		cals[w.Name], byName[w.Name], insts[w.Name] = cal, w, inst
+		var round []runner.Result
 		if measure {
 			// Goroutine counts that no measured cell has get their trials once a round, and
 			// so does the restart if no 2-worker cell makes it; a batch of fork-join calls
@@ -71,10 +71,14 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 			trialBefore, trialAfter := br.hooks(w.Name, cal)
 			cfg := runner.Config{Workloads: []workloads.Workload{w}, Impls: parts, Workers: validate, Scale: o.Scale, N: o.N, Repeat: o.Repeat, Progress: stderr,
 				BeforeRound: otherTrials, BeforeRepetition: trialBefore, AfterRepetition: trialAfter, Instance: same(inst)}
+			if testHookMeasure != nil {
+				testHookMeasure(w.Name, "")
+			}
 			res, err := runner.Compare(cfg)
 			if err != nil {
 				return err
 			}
+			round = res
 			rep.Results = append(rep.Results, res...)
 		} else {
 			pm := progress.Start(stderr, w.Name+": calibrating", 1)
@@ -104,24 +108,41 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		sw.CallTrialsNs = cal.CallTrials()
 		sw.TransferTrialsNs = cal.TransferTrials()
 		s.Workloads = append(s.Workloads, sw)
+		if measure {
+			if err := settle(o, s, w, c, inst, cal, round, br, stderr); err != nil {
+				return err
+			}
+		}
 	}
-	costsOf := func(wl string) simulate.Costs { return costs[wl] }
-	s.Validate(costsOf, func(wl, impl string, k int) (simulate.Repetitions, bool) {
-		for _, r := range rep.Results {
-			if r.Workload == wl && r.Impl == impl && r.Workers == k && r.Skipped == "" {
+	fmt.Fprintf(stdout, "\nscaling simulation (%s), times per call\n", sizeLabel(o))
+	return report.WriteStudy(stdout, s)
+}
+
+// same returns a runner.Config.Instance that measures inst, the instance the calibration
+// runs on: on the project's AMD VM a second instance of saxpy's data ran a 2-worker static
+// call in 2.3 to 2.45 ms where the calibrated one ran it in 1.9 to 2.1 (six calls each, after
+// the same trials), its second half up to 1.8 times slower than its first.
+func same(inst workload.Instance) func(workloads.Workload, int) workload.Instance {
+	return func(workloads.Workload, int) workload.Instance { return inst }
+}
+
+// settle validates the workload w's predictions against its round, whose results are res, and
+// measures again, right away, the checks whose repetitions scatter or that missed, each cell
+// alone, bracketed as in the round (the sequential cell that the runner adds to every
+// comparison is not); see simulate.Study.Remeasure for why right away.
+func settle(o Options, s *simulate.Study, w workloads.Workload, c simulate.Costs, inst workload.Instance, cal *simulate.Calibrator, res []runner.Result, br *brackets, stderr io.Writer) error {
+	s.Validate(w.Name, c, func(impl string, k int) (simulate.Repetitions, bool) {
+		for _, r := range res {
+			if r.Impl == impl && r.Workers == k && r.Skipped == "" {
 				return br.repetitions(r)
 			}
 		}
 		return simulate.Repetitions{}, false
 	})
-	// A check whose repetitions scatter, or that missed, is measured again, its cell alone,
-	// bracketed as before (the sequential cell that the runner adds to every comparison is
-	// not).
 	var remeasureErr error
-	s.Remeasure(costsOf, func(wl, impl string, k int) (simulate.Repetitions, bool) {
-		w, cal := byName[wl], cals[wl]
+	s.Remeasure(w.Name, c, func(impl string, k int) (simulate.Repetitions, bool) {
 		again := newBrackets()
-		before, after := again.hooks(wl, cal)
+		before, after := again.hooks(w.Name, cal)
 		only := func(hook func(string, int)) func(string, int) {
 			return func(im string, kk int) {
 				if im == impl && kk == k {
@@ -135,7 +156,10 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 			ims = []impls.Impl{im}
 		}
 		cfg := runner.Config{Workloads: []workloads.Workload{w}, Impls: ims, Workers: []int{k}, Scale: o.Scale, N: o.N, Repeat: o.Repeat,
-			Progress: stderr, BeforeRepetition: only(before), AfterRepetition: only(after), Instance: same(insts[wl])}
+			Progress: stderr, BeforeRepetition: only(before), AfterRepetition: only(after), Instance: same(inst)}
+		if testHookMeasure != nil {
+			testHookMeasure(w.Name, impl)
+		}
 		res, err := runner.Compare(cfg)
 		if err != nil {
 			remeasureErr = err
@@ -148,17 +172,5 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		}
 		return simulate.Repetitions{}, false
 	})
-	if remeasureErr != nil {
-		return remeasureErr
-	}
-	fmt.Fprintf(stdout, "\nscaling simulation (%s), times per call\n", sizeLabel(o))
-	return report.WriteStudy(stdout, s)
-}
-
-// same returns a runner.Config.Instance that measures inst, the instance the calibration
-// runs on: on the project's AMD VM a second instance of saxpy's data ran a 2-worker static
-// call in 2.3 to 2.45 ms where the calibrated one ran it in 1.9 to 2.1 (six calls each, after
-// the same trials), its second half up to 1.8 times slower than its first.
-func same(inst workload.Instance) func(workloads.Workload, int) workload.Instance {
-	return func(workloads.Workload, int) workload.Instance { return inst }
+	return remeasureErr
 }

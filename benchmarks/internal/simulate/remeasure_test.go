@@ -88,12 +88,11 @@ func uniformStudy(t *testing.T) (*simulate.Study, simulate.Costs) {
 // measurement, and remeasures it, handing out again[impl] in order; it returns the cells
 // measured again, in order, and fails the test when asked for more than again holds.
 func validateAndRemeasure(t *testing.T, s *simulate.Study, c simulate.Costs, first map[string]simulate.Repetitions, again map[string][]simulate.Repetitions) (measured []string) {
-	costs := func(string) simulate.Costs { return c }
-	s.Validate(costs, func(_, impl string, k int) (simulate.Repetitions, bool) {
+	s.Validate("uniform", c, func(impl string, k int) (simulate.Repetitions, bool) {
 		r, ok := first[impl]
 		return r, ok && k == 2
 	})
-	s.Remeasure(costs, func(_, impl string, k int) (simulate.Repetitions, bool) {
+	s.Remeasure("uniform", c, func(impl string, k int) (simulate.Repetitions, bool) {
 		measured = append(measured, impl)
 		if k != 2 || len(again[impl]) == 0 {
 			t.Fatalf("measured %s on %d workers again, more than planned", impl, k)
@@ -103,4 +102,36 @@ func validateAndRemeasure(t *testing.T, s *simulate.Study, c simulate.Costs, fir
 		return r, true
 	})
 	return measured
+}
+
+// TestRemeasureOneWorkload: the validation settles one workload at a time. Validate appends a
+// workload's checks to those of the workloads before it, and Remeasure measures again only the
+// named workload's checks, leaving a miss of another workload as it was.
+func TestRemeasureOneWorkload(t *testing.T) {
+	s, c := uniformStudy(t)
+	tri := costsOf(t, "triangular", 1_000)
+	s.Workloads = append(s.Workloads, simulate.Predict("triangular", tri, 1, []float64{1, 1}, 0, s.Machine, s.Workers))
+	// off measures workload w's partitioner p with the error e (predicted / measured - 1).
+	off := func(w int, p string, e float64) func(string, int) (simulate.Repetitions, bool) {
+		return func(impl string, k int) (simulate.Repetitions, bool) {
+			r, _ := s.Workloads[w].Prediction(p, 2)
+			return simulate.Repetitions{TimesNs: []float64{r.MakespanNs / (1 + e)}, UnitNs: [][]float64{{1, 1}}}, impl == p && k == 2
+		}
+	}
+	s.Validate("uniform", c, off(0, "dynamic", 0.5))
+	s.Validate("triangular", tri, off(1, "guided", -0.5))
+	if len(s.Checks) != 2 || s.Checks[0].Workload != "uniform" || s.Checks[1].Workload != "triangular" {
+		t.Fatalf("checks %+v; want uniform's, then triangular's", s.Checks)
+	}
+	var measured []string
+	s.Remeasure("triangular", tri, func(impl string, k int) (simulate.Repetitions, bool) {
+		measured = append(measured, impl)
+		return off(1, "guided", 0.01)(impl, k)
+	})
+	if want := []string{"guided", "guided"}; !slices.Equal(measured, want) {
+		t.Errorf("measured again %v; want triangular's guided twice", measured)
+	}
+	if u, tr := s.Checks[0], s.Checks[1]; math.Abs(u.Error-0.5) > 1e-9 || u.Attempts != nil || math.Abs(tr.Error-0.01) > 1e-9 {
+		t.Errorf("uniform/dynamic error %g, attempts %v; triangular/guided error %g; want 0.5 and none, 0.01", u.Error, u.Attempts, tr.Error)
+	}
 }

@@ -158,10 +158,12 @@ func (w Workload) Prediction(p string, k int) (Result, bool) {
 	return Result{}, false
 }
 
-// Validate checks the predictions for 1 and 2 workers against measurements: measured returns
-// the repetitions of an implementation on a workload ("sequential" for 1 worker, where pfor
-// runs inline; a partitioner's name for 2) and reports whether it ran; costs returns a
-// workload's prefix costs. Each repetition is predicted by simulating it with the units of its
+// Validate checks the predictions of the study's workload named name for 1 and 2 workers
+// against measurements, and appends the checks to the study's: measured returns the
+// repetitions of an implementation on the workload ("sequential" for 1 worker, where pfor runs
+// inline; a partitioner's name for 2) and reports whether it ran; c are the workload's prefix
+// costs. Call it once per workload, and Remeasure right after it, before the next workload's
+// round (see Remeasure). Each repetition is predicted by simulating it with the units of its
 // own trials, each worker at its goroutine's, so that the check compares the model with the
 // machine as it was at that moment: on the project's VM the speed of one loop moves by a
 // factor of two in states that last a second or more, and one core may be slower than the
@@ -172,27 +174,23 @@ func (w Workload) Prediction(p string, k int) (Result, bool) {
 // 2 workers, the start, fork and join it charges are those of the fork-join calls timed
 // next to the repetition (see Repetitions and Workload.runCalls): the helpers' start moves
 // with the machine's state too.
-func (s *Study) Validate(costs func(workload string) Costs, measured func(workload, impl string, workers int) (Repetitions, bool)) {
-	s.Checks, s.measured = nil, nil
-	for _, w := range s.Workloads {
-		c := costs(w.Name)
-		if c == nil {
-			continue
-		}
-		ps := impls.Partitioners()
-		// One worker runs inline: any partitioner does.
-		if reps, ok := measured(w.Name, "sequential", 1); ok {
-			if chk, ok := w.check(c, ps[0], 1, reps); ok {
+func (s *Study) Validate(name string, c Costs, measured func(impl string, workers int) (Repetitions, bool)) {
+	w, ok := s.workload(name)
+	if !ok || c == nil {
+		return
+	}
+	ps := impls.Partitioners()
+	add := func(p impls.Partitioner, k int, impl string) {
+		if reps, ok := measured(impl, k); ok {
+			if chk, ok := w.check(c, p, k, reps); ok {
 				s.Checks, s.measured = append(s.Checks, chk), append(s.measured, reps)
 			}
 		}
-		for _, p := range ps {
-			if reps, ok := measured(w.Name, p.Name, 2); ok {
-				if chk, ok := w.check(c, p, 2, reps); ok {
-					s.Checks, s.measured = append(s.Checks, chk), append(s.measured, reps)
-				}
-			}
-		}
+	}
+	// One worker runs inline: any partitioner does.
+	add(ps[0], 1, "sequential")
+	for _, p := range ps {
+		add(p, 2, p.Name)
 	}
 }
 

@@ -49,8 +49,7 @@ func TestValidation(t *testing.T) {
 		}
 		return r
 	}
-	costs := func(w string) simulate.Costs { return c }
-	s.Validate(costs, func(_, impl string, k int) (simulate.Repetitions, bool) {
+	s.Validate("uniform", c, func(impl string, k int) (simulate.Repetitions, bool) {
 		switch impl {
 		case "dynamic":
 			return reps(impl, k, 2, 0), true // off by half, undisturbed: fails
@@ -116,7 +115,7 @@ func TestWorkloadTakes(t *testing.T) {
 	}
 	s := &simulate.Study{Machine: simulate.Machine{SpinNs: 1, TakeNs: map[string][]float64{}}, Workers: []int{2}, Tolerance: 0.15}
 	s.Workloads = []simulate.Workload{dear}
-	s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+	s.Validate("uniform", c, func(impl string, k int) (simulate.Repetitions, bool) {
 		return simulate.Repetitions{TimesNs: []float64{b.MakespanNs}, UnitNs: [][]float64{{1, 1}}}, impl == "dynamic"
 	})
 	if len(s.Checks) != 1 || s.Checks[0].Error != 0 {
@@ -137,7 +136,7 @@ func TestValidationBrackets(t *testing.T) {
 		r, _ := simulate.Predict("uniform", c, 1, []float64{u, u}, 0, m, []int{2}).Prediction("dynamic", 2)
 		return r.MakespanNs
 	}
-	s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+	s.Validate("uniform", c, func(impl string, k int) (simulate.Repetitions, bool) {
 		r := simulate.Repetitions{TimesNs: []float64{at(1.5), at(1.5), at(1.5)},
 			UnitNs:      [][]float64{{1, 1}, {1, 1}, {1, 1}},
 			AfterUnitNs: [][]float64{{2, 2}, {2, 2}, {2, 2}}}
@@ -176,7 +175,7 @@ func TestValidationCalls(t *testing.T) {
 		calls = append(calls, simulate.CallTimes{ForkNs: float64(i%2) * late})
 	}
 	want := (c[n/2] + c.Total()) / 2
-	s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+	s.Validate("uniform", c, func(impl string, k int) (simulate.Repetitions, bool) {
 		r := simulate.Repetitions{TimesNs: []float64{want, want}, UnitNs: [][]float64{{1, 1}, {1, 1}},
 			CallsBefore: [][]simulate.CallTimes{calls, calls}}
 		switch impl {
@@ -236,7 +235,7 @@ func TestValidationTrialsNextToRepetitions(t *testing.T) {
 			t.Fatalf("dynamic with %d ns %s: %g; want more than with free ones, %g", dear, tc.name, at(dear), at(0))
 		}
 		want := (at(0) + at(dear)) / 2
-		s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		s.Validate("uniform", c, func(impl string, k int) (simulate.Repetitions, bool) {
 			r := simulate.Repetitions{TimesNs: []float64{want, want}, UnitNs: [][]float64{{1, 1}, {1, 1}}, AfterUnitNs: [][]float64{{1, 1}, {1, 1}}}
 			after := []float64{dear, dear}
 			if impl == "guided" {
@@ -278,7 +277,7 @@ func TestValidationColdCalls(t *testing.T) {
 	}{{1, all}, {4, (all + 3*half) / 4}} {
 		s := &simulate.Study{Machine: m, Workers: []int{2}, Tolerance: 0.15}
 		s.Workloads = []simulate.Workload{simulate.Predict("uniform", c, tc.calls, []float64{1, 1}, 0, m, s.Workers)}
-		s.Validate(func(string) simulate.Costs { return c }, func(_, impl string, k int) (simulate.Repetitions, bool) {
+		s.Validate("uniform", c, func(impl string, k int) (simulate.Repetitions, bool) {
 			return simulate.Repetitions{TimesNs: []float64{tc.want}, UnitNs: [][]float64{{1, 1}}, CallsBefore: [][]simulate.CallTimes{calls}}, impl == "static"
 		})
 		if len(s.Checks) != 1 {
