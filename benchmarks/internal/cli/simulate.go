@@ -132,10 +132,8 @@ func same(inst workload.Instance) func(workloads.Workload, int) workload.Instanc
 // comparison is not); see simulate.Study.Remeasure for why right away.
 func settle(o Options, s *simulate.Study, w workloads.Workload, c simulate.Costs, inst workload.Instance, cal *simulate.Calibrator, res []runner.Result, br *brackets, stderr io.Writer) error {
 	s.Validate(w.Name, c, func(impl string, k int) (simulate.Repetitions, bool) {
-		for _, r := range res {
-			if r.Impl == impl && r.Workers == k && r.Skipped == "" {
-				return br.repetitions(r)
-			}
+		if r, ok := cellOf(res, impl, k); ok {
+			return br.repetitions(r)
 		}
 		return simulate.Repetitions{}, false
 	})
@@ -165,12 +163,20 @@ func settle(o Options, s *simulate.Study, w workloads.Workload, c simulate.Costs
 			remeasureErr = err
 			return simulate.Repetitions{}, false
 		}
-		for _, r := range res {
-			if r.Impl == impl && r.Workers == k && r.Skipped == "" {
-				return again.repetitions(r)
-			}
+		if r, ok := cellOf(res, impl, k); ok {
+			return again.repetitions(r)
 		}
 		return simulate.Repetitions{}, false
 	})
 	return remeasureErr
+}
+
+// cellOf returns the result of impl on k workers among res, if it ran.
+func cellOf(res []runner.Result, impl string, k int) (runner.Result, bool) {
+	for _, r := range res {
+		if r.Impl == impl && r.Workers == k && r.Skipped == "" {
+			return r, true
+		}
+	}
+	return runner.Result{}, false
 }

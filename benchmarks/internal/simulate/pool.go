@@ -12,8 +12,8 @@ import "github.com/stealkit/stealkit/benchmarks/internal/impls"
 // saxpy/dynamic (65,536 chunks of 64 items, one call a repetition) lay from -44% to +39% from
 // their predictions while the trials on either side agreed, and the median of five had a
 // standard error of 6.5% (median over the runs; 18.6% at most). Consecutive 2-worker calls of
-// it, only the reset of its output between them, scatter as widely: 400 calls from 12.7 to 18.2 ms (10th to 90th
-// percentile), each correlated 0.4 with the one before. Such a median is not precise enough to
+// it, only the reset of its output between them, scatter as widely: 400 calls from 12.7 to
+// 18.2 ms (10th to 90th percentile), each correlated 0.4 with the one before. Such a median is not precise enough to
 // hold against a tolerance of 15%, and a check that missed on it missed on a draw.
 const Precision = 0.25
 

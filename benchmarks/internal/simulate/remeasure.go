@@ -31,8 +31,8 @@ const Attempts = 3
 // run's end instead, minutes after their rounds, the median error of the first five
 // repetitions made again differed from that of the round's five by 8.4 points, and the next
 // five's from them by 6.3 (medians over the 137 checks pooled from three measurements or
-// more); the first difference was the larger in 82 of the 137. The three checks that missed in those runs had
-// passed in their rounds.
+// more); the first difference was the larger in 82 of the 137. The three checks that missed
+// in those runs had passed in their rounds.
 //
 // Why attempts: a check's repetitions run within a second or two, and on the project's VM the
 // host takes a core away for stretches of that order, long enough to move every repetition of
@@ -52,10 +52,7 @@ func (s *Study) Remeasure(name string, c Costs, measure func(impl string, worker
 		if chk.Workload != name || s.Disturbs(chk) || !okp {
 			continue
 		}
-		impl := p.Name
-		if chk.Workers == 1 {
-			impl = "sequential"
-		}
+		impl := cellImpl(p, chk.Workers)
 		again := func() (Repetitions, bool) { return measure(impl, chk.Workers) }
 		if i < len(s.measured) {
 			if settled, ok := s.pooled(w, c, p, chk.Workers, s.measured[i], again); ok {
@@ -113,6 +110,15 @@ func (s *Study) workload(name string) (Workload, bool) {
 		}
 	}
 	return Workload{}, false
+}
+
+// cellImpl returns the implementation whose cell measures partitioner p on k workers:
+// "sequential" for 1, where pfor runs inline, p's name for more.
+func cellImpl(p impls.Partitioner, k int) string {
+	if k == 1 {
+		return "sequential"
+	}
+	return p.Name
 }
 
 // partitionerOf returns the partitioner chk simulated: any for the 1-worker check, which runs

@@ -180,17 +180,17 @@ func (s *Study) Validate(name string, c Costs, measured func(impl string, worker
 		return
 	}
 	ps := impls.Partitioners()
-	add := func(p impls.Partitioner, k int, impl string) {
-		if reps, ok := measured(impl, k); ok {
+	add := func(p impls.Partitioner, k int) {
+		if reps, ok := measured(cellImpl(p, k), k); ok {
 			if chk, ok := w.check(c, p, k, reps); ok {
 				s.Checks, s.measured = append(s.Checks, chk), append(s.measured, reps)
 			}
 		}
 	}
 	// One worker runs inline: any partitioner does.
-	add(ps[0], 1, "sequential")
+	add(ps[0], 1)
 	for _, p := range ps {
-		add(p, 2, p.Name)
+		add(p, 2)
 	}
 }
 
