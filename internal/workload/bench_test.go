@@ -34,3 +34,20 @@ func BenchmarkMandelbrotPixel(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/workload.MandelbrotMaxIter, "ns/iter")
 }
+
+// BenchmarkAddOrders measures the query's fused loop over 64 blocks of orders (1 MiB), to
+// compare its ns/order with BenchmarkSpin's ns/iter (queryRowCost, querySelCost).
+func BenchmarkAddOrders(b *testing.B) {
+	const blocks = 64
+	w, _ := workload.ByName("query")
+	orders := w.New(blocks).(*workload.QueryInstance).Orders()
+	b.ReportAllocs()
+	var t [workload.QueryRegions]workload.RegionTotal
+	for b.Loop() {
+		workload.AddOrders(&t, orders)
+	}
+	if t[0].Orders == 0 {
+		b.Fatal("AddOrders selected no order of region 0")
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(orders)), "ns/order")
+}
