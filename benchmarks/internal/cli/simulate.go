@@ -105,6 +105,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		sw := simulate.Predict(w.Name, c, calls, cal.Units(), cal.RestartNs(dm.TakeNs), wm, o.Workers)
 		sw.UnitTrialsNs = cal.Trials()
 		sw.RestartTrialsNs = cal.RestartTrials()
+		sw.RestartTransfersNs, sw.RestartTakeNs = cal.RestartTransfers(), dm.TakeNs
 		sw.CallTrialsNs = cal.CallTrials()
 		sw.TransferTrialsNs = cal.TransferTrials()
 		s.Workloads = append(s.Workloads, sw)

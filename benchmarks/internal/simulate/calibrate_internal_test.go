@@ -179,6 +179,41 @@ func TestRestartLeavesOutEachTrialsTransfer(t *testing.T) {
 	}
 }
 
+// TestRestartOfTheRepetitionsState: a repetition is charged the restart of the trials made
+// while the transfer read as it did for the repetition, within a factor of 2, when there are
+// five of them; otherwise that of all the trials. Five trials at a transfer of about 75 ns
+// leave 230 to 262 ns (median 240), five at about 260 ns leave 130 to 155 (median 130); the
+// take is 20.
+func TestRestartOfTheRepetitionsState(t *testing.T) {
+	trials := []float64{300, 310, 320, 330, 340, 380, 390, 400, 410, 420}
+	transfers := []float64{70, 75, 80, 72, 78, 250, 260, 270, 255, 265}
+	for _, tc := range []struct {
+		name       string
+		transferNs float64
+		want       float64
+	}{
+		{"lower level", 75, 220},
+		{"higher level", 260, 110},
+		{"neither (none within a factor of 2): all", 1000, 135},
+		{"no transfer: all", 0, 135},
+	} {
+		if got := restartAt(trials, transfers, 20, tc.transferNs); got != tc.want {
+			t.Errorf("%s: restartAt(transfer %g) = %g; want %g", tc.name, tc.transferNs, got, tc.want)
+		}
+	}
+	// Four trials at the higher level are too few to count alone.
+	if got := restartAt(trials[:9], transfers[:9], 20, 260); got != 210 {
+		t.Errorf("four trials at the repetition's level: restartAt = %g; want 210, that of all nine", got)
+	}
+	w := Workload{RestartNs: 1, RestartTrialsNs: trials, RestartTransfersNs: transfers, RestartTakeNs: 20}
+	if got := w.with(nil, []float64{75, 260}, 1); got.RestartNs != 110 || got.Machine.TransferNs != 260 {
+		t.Errorf("with(transfers 75, 260; 1): restart %g, transfer %g; want 110, 260", got.RestartNs, got.Machine.TransferNs)
+	}
+	if got := (Workload{RestartNs: 1}).with(nil, []float64{75}, 0); got.RestartNs != 1 {
+		t.Errorf("with, no restart trials kept: restart %g; want the workload's, 1", got.RestartNs)
+	}
+}
+
 // TestCallerOnlyHandsTheCallerEverything: the call trials' run gives worker 0 the whole range
 // in order, grain items at a time (the last range shorter), and every other worker nothing,
 // before and after worker 0's ranges run out.

@@ -97,13 +97,18 @@ func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (
 }
 
 // with returns w with its Machine's CallNs set to callNs[i] and its TransferNs to
-// transferNs[i], each where there are such trials.
+// transferNs[i], each where there are such trials, and its RestartNs to that of the restart
+// trials made while the transfer read as transferNs[i] (see restartAt), where w keeps them
+// with their transfers.
 func (w Workload) with(callNs, transferNs []float64, i int) Workload {
 	if callNs != nil {
 		w.Machine.CallNs = callNs[i]
 	}
 	if transferNs != nil {
 		w.Machine.TransferNs = transferNs[i]
+		if len(w.RestartTrialsNs) > 0 && len(w.RestartTransfersNs) == len(w.RestartTrialsNs) {
+			w.RestartNs = restartAt(w.RestartTrialsNs, w.RestartTransfersNs, w.RestartTakeNs, transferNs[i])
+		}
 	}
 	return w
 }

@@ -189,13 +189,52 @@ type restartCursor struct {
 // side of the take. So the median counts only if at least three quarters of the trials found
 // a chunk dearer than its take (see excessOver); otherwise RestartNs reports 0.
 func (cal *Calibrator) RestartNs(takeNs float64) float64 {
-	figures := make([]float64, len(cal.restart))
-	for i, f := range cal.restart {
-		figures[i] = f - cal.restartTransfer[i]
-	}
-	return excessOver(figures, takeNs)
+	return restartAt(cal.restart, cal.restartTransfer, takeNs, 0)
 }
 
 // RestartTrials returns the figure of every restart trial so far, in order, each with its
 // chunk's take and transfer (see RestartNs).
 func (cal *Calibrator) RestartTrials() []float64 { return slices.Clone(cal.restart) }
+
+// RestartTransfers returns the transfer trial made just after each restart trial, in order
+// (see RestartNs).
+func (cal *Calibrator) RestartTransfers() []float64 { return slices.Clone(cal.restartTransfer) }
+
+// restartAt returns the restart that the restart trials trials, each less the transfer
+// trial made just after it (transfers[i]), give with a take of takeNs (see RestartNs), from
+// the trials made while the transfer read as it did for a repetition whose transfer read
+// transferNs: those whose own transfer is within a factor of sameState of it, if there are
+// minSameState of them. Otherwise, or with a transferNs of 0, it counts every trial.
+//
+// Why: a restart trial's chunk costs more when the transfer is dear, but not by the
+// transfer's difference, and not the same on every workload. Over the 40 runs at 8bcf9f8 and
+// d4bfa17 on the project's AMD VM (2026-11-25 and 26), a saxpy restart trial less its
+// transfer read 244 ns (median of 987 trials) with the transfer at its lower level (about 75
+// ns) and 120 ns (213 trials) at its higher one (about 265 ns): the trial itself, 317 against
+// 374 ns. tiny read -1 and 114 ns, spmv 730 and 970. So a repetition made at one level and
+// charged the median over trials at both was charged a restart of neither: in a run whose
+// transfer flipped between its levels from trial to trial, saxpy's restart came out at 87 ns
+// (the lowest of the 40 runs) and saxpy/dynamic was predicted 20% too fast.
+func restartAt(trials, transfers []float64, takeNs, transferNs float64) float64 {
+	var same, all []float64
+	for i, f := range trials {
+		t := transfers[i]
+		all = append(all, f-t)
+		if transferNs > 0 && t*sameState >= transferNs && t <= transferNs*sameState {
+			same = append(same, f-t)
+		}
+	}
+	if len(same) >= minSameState {
+		return excessOver(same, takeNs)
+	}
+	return excessOver(all, takeNs)
+}
+
+// sameState is how far apart, as a factor, two transfer trials may read and still count as
+// made in one state of the machine (see restartAt): on the project's AMD VM the transfer's
+// two levels are 3.5 times apart, and the trials of one level within a factor of 2.
+const sameState = 2
+
+// minSameState is how many restart trials of the repetition's state restartAt needs to count
+// them alone.
+const minSameState = 5

@@ -38,6 +38,12 @@ type Workload struct {
 	// RestartTrialsNs are the restart trials' figures that RestartNs comes from, in order,
 	// each with its chunk's take (see Calibrator.RestartNs).
 	RestartTrialsNs []float64 `json:"restart_trials_ns,omitempty"`
+	// RestartTransfersNs are the transfer trials made just after each restart trial, in order,
+	// and RestartTakeNs the take that RestartNs leaves out (see Calibrator.RestartNs). Where
+	// there are both, a check charges each repetition the restart of the trials made in its
+	// state of the machine (see restartAt).
+	RestartTransfersNs []float64 `json:"restart_transfers_ns,omitempty"`
+	RestartTakeNs      float64   `json:"restart_take_ns,omitempty"`
 	// CallTrialsNs are the call trials' figures that Machine.CallNs comes from, in order (see
 	// Calibrator.CallTrial).
 	CallTrialsNs []float64 `json:"call_trials_ns,omitempty"`
