@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stealkit/stealkit/benchmarks/internal/impls"
 	"github.com/stealkit/stealkit/benchmarks/internal/workloads"
 	"github.com/stealkit/stealkit/internal/workload"
 )
@@ -164,6 +165,20 @@ func TestTransferTrials(t *testing.T) {
 	one.RestartTrial()
 	if got := one.TransferTrial(); got != 0 || len(one.TransferTrials()) != 0 {
 		t.Errorf("1 proc: TransferTrial = %g with trials %v; want 0 and none", got, one.TransferTrials())
+	}
+}
+
+// TestDrainRunsOnceAtLeast: a drain whose time is up before its first run still makes one, so
+// that every goroutine's Next loop counts (each counts its last, empty Next) and a take is
+// never 0 ns over 0 calls.
+func TestDrainRunsOnceAtLeast(t *testing.T) {
+	for _, p := range impls.Partitioners() {
+		for k := 1; k <= 2; k++ {
+			d, calls := drainFor(p.New(nil), 100, k, 0)
+			if calls < float64(k) || d < 0 {
+				t.Errorf("%s, %d goroutines: drainFor with no time = %v over %g calls; want a run, %d calls or more", p.Name, k, d, calls, k)
+			}
+		}
 	}
 }
 
