@@ -54,16 +54,18 @@ type Model struct {
 	FailNs       float64 // one steal attempt that finds nothing
 	// TransferNs is what a cache line costs to move between cores. It is charged, for a
 	// partitioner with a shared cursor (impls.Partitioner.Shared), on each Next of a worker
-	// after another worker's Next, and for each successful steal, whose CAS takes the line of
-	// the victim's range.
+	// after another worker's Next and on each take of a restartChunk-item chunk while another
+	// worker runs (see Run), and for each successful steal, whose CAS takes the line of the
+	// victim's range.
 	TransferNs float64
 	// CallNs is charged for each call of the body: each range a worker gets, or each piece
 	// of it where the worker processes it in pieces (see Calibrator.CallTrial).
 	CallNs float64
 	// RestartNs is charged for each range a worker gets that does not start where its
-	// previous range ended: the cost of a new memory stream (see Calibrator.RestartNs). It is
-	// measured on chunks of restartChunk items; a shorter range pays its share of it, in
-	// proportion to its items (see restartCost).
+	// previous range ended, and for each restartChunk-item chunk taken from a shared cursor
+	// while another worker runs (see Run): the cost of a new memory stream (see
+	// Calibrator.RestartNs). It is measured on chunks of restartChunk items; a shorter range
+	// pays its share of it, in proportion to its items (see restartCost).
 	RestartNs float64
 	StartNs   float64 // delay from the call until the caller's slot (slot 0) starts
 	ForkNs    float64 // delay from the call until the helpers' slots start
@@ -160,6 +162,9 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	end := 0.0
 	polls := 0
 	cursorAt := -1 // the driver whose core holds a shared cursor's line: the last to call Next
+	// working counts the drivers that run a slot now: the caller, and the helpers that have
+	// arrived and not left.
+	working := 1
 	for q.Len() > 0 {
 		d := q.ws[0]
 		now = int64(clock[d])
@@ -170,6 +175,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 			}
 			slot[d] = claimed
 			claimed++
+			working++
 		}
 		w := slot[d]
 		if pc := &cur[d]; pc.lo < pc.hi {
@@ -190,8 +196,18 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		}
 		lo, hi, ok := run.Next(w)
 		dt := m.TakeNs
+		// A take from a shared cursor pays a transfer after another worker's take. But a take
+		// of a chunk like the restart trial's, restartChunk items, while another worker runs
+		// pays one whoever took before it, and its chunk a restart even if it goes on from
+		// this worker's previous one: the trial measured what such a chunk costs on average,
+		// whoever took the chunk before it, and RestartNs is that average less a take and a
+		// transfer (see Calibrator.RestartNs). Without this, a worker whose calibrated unit
+		// read faster took two chunks in a row now and then and skipped both charges, which
+		// the trial's average had already counted: with the units of one run's 30 trials,
+		// saxpy/dynamic's 2-worker call was predicted 3% faster.
+		asTrial := p.Shared && ok && working >= 2 && hi-lo == restartChunk
 		if p.Shared {
-			if cursorAt >= 0 && cursorAt != d {
+			if asTrial || cursorAt >= 0 && cursorAt != d {
 				dt += m.TransferNs
 			}
 			cursorAt = d
@@ -205,7 +221,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		switch {
 		case ok:
 			res.Chunks++
-			if lo != last[d] {
+			if lo != last[d] || asTrial {
 				dt += restartCost(m.RestartNs, hi-lo)
 			}
 			last[d] = hi
@@ -234,6 +250,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 			clock[d] += dt
 			end = max(end, clock[d])
 			heap.Pop(&q)
+			working--
 		}
 	}
 	res.MakespanNs = end + m.JoinNs

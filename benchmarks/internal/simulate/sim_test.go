@@ -163,6 +163,24 @@ func TestSharedCursorTransfers(t *testing.T) {
 	}
 }
 
+// TestSharedCursorChunksPayTheTrialsAverage: while two workers take dynamic's 64-item chunks
+// from its cursor, every chunk pays a transfer and a restart, also one that a worker takes
+// right after its own previous chunk: the restart trial measured such chunks' average cost,
+// whoever took each one before (see Calibrator.RestartNs). Here one worker runs an item in 1
+// ns and the other in 2, so that the faster often takes two chunks in a row; with each chunk
+// paying its 100 ns, the two share the 1000 chunks so that both end together, at
+// 1000 / (1/(64+100) + 1/(128+100)) ns.
+func TestSharedCursorChunksPayTheTrialsAverage(t *testing.T) {
+	c := costsOf(t, "uniform", 64_000) // 1000 chunks of 64 items
+	item := c.Total() / 64_000         // every item costs the same
+	dynamic := partitionerNamed(t, "dynamic")
+	m := simulate.Model{UnitNs: 1 / item, WorkerUnitNs: []float64{1 / item, 2 / item}, TransferNs: 40, RestartNs: 60}
+	want := 1000 / (1.0/(64+100) + 1.0/(128+100))
+	if got := simulate.Run(c, dynamic, 2, m).MakespanNs; math.Abs(got/want-1) > 0.005 {
+		t.Errorf("dynamic, workers at 1 and 2 ns an item: makespan %.0f; want %.0f, every chunk paying its transfer and restart", got, want)
+	}
+}
+
 // TestStealsPayATransfer: a successful steal pays TransferNs on top of StealNs, its CAS taking
 // the line of the victim's range, and a stealing partitioner's takes pay none (each worker takes
 // from its own range): a transfer costs a stealing run exactly what a steal of the same cost
