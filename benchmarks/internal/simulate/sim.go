@@ -196,15 +196,14 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		}
 		lo, hi, ok := run.Next(w)
 		dt := m.TakeNs
-		// A take from a shared cursor pays a transfer after another worker's take. But a take
-		// of a chunk like the restart trial's, restartChunk items, while another worker runs
-		// pays one whoever took before it, and its chunk a restart even if it goes on from
-		// this worker's previous one: the trial measured what such a chunk costs on average,
-		// whoever took the chunk before it, and RestartNs is that average less a take and a
-		// transfer (see Calibrator.RestartNs). Without this, a worker whose calibrated unit
-		// read faster took two chunks in a row now and then and skipped both charges, which
-		// the trial's average had already counted: with the units of one run's 30 trials,
-		// saxpy/dynamic's 2-worker call was predicted 3% faster.
+		// A take from a shared cursor pays a transfer after another worker's take. A take of a
+		// restartChunk-item chunk while another worker runs pays one in any case, and its chunk
+		// a restart even where it goes on from the worker's previous chunk: the restart trial
+		// measured such chunks' average cost, whoever took each one before, and RestartNs is
+		// that average less a take and a transfer (see Calibrator.RestartNs). Charging only the
+		// chunks that switch, a worker whose unit read faster took two in a row now and then
+		// and skipped both charges, which the average had already counted: with one run's
+		// units, saxpy/dynamic's 2-worker call was predicted 3% faster.
 		asTrial := p.Shared && ok && working >= 2 && hi-lo == restartChunk
 		if p.Shared {
 			if asTrial || cursorAt >= 0 && cursorAt != d {
