@@ -38,9 +38,10 @@ const calibrationTrials = 7
 // Each goroutine is timed on the wall clock, as the measured repetitions are: a vCPU that the
 // host takes away for a while slows both alike. (Timed by its thread's CPU time, which such a
 // pause does not count, a trial predicted 2-worker calls 3% to 25% too fast, on every
-// workload.) A trial runs each goroutine over samples of its own part of the range (see
-// samplePlan), moving along it from pass to pass, so that a memory-bound workload streams
-// from memory as in a real run instead of re-reading a sample that fits in the cache; together the k goroutines process as many items as one timed
+// workload.) A trial runs each goroutine over samples of the range (see samplePlan), disjoint
+// from the other goroutines' and moving along the range from pass to pass, so that a
+// memory-bound workload streams from memory as in a real run instead of re-reading a sample
+// that fits in the cache; together the k goroutines process as many items as one timed
 // repetition does (calls passes over the range; for tiny, its back-to-back calls), so that a
 // trial is as long as what it predicts. A goroutine's figure is its time over the total
 // cost of what it ran; a trial's is the mean over its goroutines, and TrialWith returns each
@@ -160,42 +161,31 @@ func (cal *Calibrator) Units() []float64 {
 	return unit
 }
 
-// samplePlan is how calibration samples [0, n) with k goroutines: goroutine g samples only
-// its own part of the range, the g-th k-th [g·n/k, (g+1)·n/k), as static's workers and a
-// restart trial's contiguous pass run it (see restartTrial). Each part is cut into up to 8
-// stripes, each stripe into slots of size items, size = max(n/128, min(64, n/(8k))), so that
-// one pass (a slot from every stripe of every part) holds about 1/16 of the items, in runs
-// long enough that the cost of a Chunk call is as small a part as in real runs. In pass p,
-// goroutine g takes slot p mod slots of every stripe of its part: the k goroutines' samples
-// are disjoint (so that no item is written by two goroutines without synchronization between
-// them), and successive passes move along the parts.
-//
-// Why parts, not neighbouring slots of the same stripes: goroutines that work side by side,
-// each writing next to the lines the other is writing, run slower than goroutines far apart,
-// by how much depending on the cost of moving a cache line between the cores. On the project's
-// AMD VM, tiny's two goroutines took 1.68 ns a unit on neighbouring 62-item slots and 1.46 on
-// parts of their own while the transfer read at its higher level (about 250 ns; medians of
-// about 2,200 trials each), and 1.45 and 1.43 at its lower level (about 70 ns). Inside
-// 2-worker static calls, its workers ran at 1.38, and the 2-goroutine trials predicted tiny's
-// static calls 11% too slow at the higher level. Where a partitioner's workers do work side by
-// side, on dynamic's 64-item chunks from a shared cursor, the restart trial measures what that
-// costs against contiguous parts (see Calibrator.RestartNs), so the model charges it once.
+// samplePlan is how calibration samples [0, n) with k goroutines: the range is cut into up
+// to 8 stripes, each stripe into slots of size items, size = max(n/128, min(64, n/(8k))), so
+// that one pass (a slot from every stripe) holds about 1/16 of the items, in runs long
+// enough that the cost of a Chunk call is as small a part as in real runs. In pass p,
+// goroutine g takes slot (p·k + g) mod slots of every stripe, slots a multiple of k: the k
+// goroutines' samples are disjoint, in one pass and across the passes of a trial (so that no
+// item is written by two goroutines without synchronization between them), and successive
+// passes move along the range.
 type samplePlan struct {
 	n, k, size, stripes, slots int
 }
 
 func newSamplePlan(n, k int) samplePlan {
 	size := max(1, n/128, min(64, n/(8*k)))
-	stripes := min(8, (n/k)/size)
+	stripes := min(8, n/(k*size))
 	sp := samplePlan{n: n, k: k, size: size, stripes: stripes}
 	if stripes > 0 {
-		sp.slots = (n / k / stripes) / size // at least 1: stripes <= (n/k)/size
+		sp.slots = (n / stripes) / size // at least k: stripes <= n/(k·size)
+		sp.slots -= sp.slots % k        // a multiple of k: goroutine g gets the slots g mod k only
 	}
 	return sp
 }
 
-// pass returns goroutine g's chunks in pass p. With fewer than k items per part (no
-// stripes), goroutine g gets item g, or nothing if g >= n.
+// pass returns goroutine g's chunks in pass p. With fewer than k items (no stripes),
+// goroutine g gets item g, or nothing if g >= n.
 func (sp samplePlan) pass(p, g int) [][2]int {
 	if sp.stripes == 0 {
 		if g < sp.n {
@@ -203,13 +193,10 @@ func (sp samplePlan) pass(p, g int) [][2]int {
 		}
 		return nil
 	}
-	// Part g starts at g·n/k and holds at least n/k items; stripe j of it starts j·(n/k)/stripes
-	// in, and its slots end within the stripe.
-	base, part := int(int64(g)*int64(sp.n)/int64(sp.k)), sp.n/sp.k
-	slot := p % sp.slots
+	slot := (p*sp.k + g) % sp.slots
 	chunks := make([][2]int, sp.stripes)
 	for j := range chunks {
-		lo := base + int(int64(j)*int64(part)/int64(sp.stripes)) + slot*sp.size
+		lo := int(int64(j)*int64(sp.n)/int64(sp.stripes)) + slot*sp.size
 		chunks[j] = [2]int{lo, lo + sp.size}
 	}
 	return chunks

@@ -316,39 +316,6 @@ func TestSamplesAreDisjoint(t *testing.T) {
 	}
 }
 
-// TestSamplesStayInTheGoroutinesParts: goroutine g samples only its own part of the range,
-// [g·n/k, (g+1)·n/k), as a static worker runs it, and over the passes of a trial it covers
-// the part's stripes from one slot to the next.
-func TestSamplesStayInTheGoroutinesParts(t *testing.T) {
-	for _, n := range []int{2, 3, 7, 100, 1000, 12345, 1 << 20} {
-		for k := 1; k <= min(4, n); k++ {
-			for g := range k {
-				lo, hi := g*n/k, (g+1)*n/k
-				covered := 0
-				seen := map[int]bool{}
-				for p := range 300 {
-					for _, ch := range simulate.SamplePass(n, k, p, g) {
-						if ch[0] < lo || ch[1] > hi {
-							t.Fatalf("n=%d k=%d pass %d goroutine %d: chunk %v outside its part [%d, %d)", n, k, p, g, ch, lo, hi)
-						}
-						for i := ch[0]; i < ch[1]; i++ {
-							if !seen[i] {
-								seen[i] = true
-								covered++
-							}
-						}
-					}
-				}
-				// The stripes' slots leave out less than a slot per stripe (8 stripes, slots of
-				// at most max(n/128, 64) items) at the end of each stripe.
-				if short := (hi - lo) - covered; short > 8*max(n/128, 64) {
-					t.Errorf("n=%d k=%d goroutine %d: 300 passes sampled %d of its part's %d items", n, k, g, covered, hi-lo)
-				}
-			}
-		}
-	}
-}
-
 // TestEfficiencyRefersToTheSequentialTime: when a unit costs twice as much with two cores
 // busy (as for a bandwidth-bound loop), two workers are no faster than one, and their
 // efficiency is a half, not 1.
