@@ -1,8 +1,10 @@
 package simulate
 
 import (
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/stealkit/stealkit/internal/workload"
@@ -38,7 +40,7 @@ const calibrationTrials = 7
 // Each goroutine is timed on the wall clock, as the measured repetitions are: a vCPU that the
 // host takes away for a while slows both alike. (Timed by its thread's CPU time, which such a
 // pause does not count, a trial predicted 2-worker calls 3% to 25% too fast, on every
-// workload.) A trial runs each goroutine over samples of the range (see samplePlan), disjoint
+// workload.) A trial runs each goroutine over samples of the range (see samplePlan), apart
 // from the other goroutines' and moving along the range from pass to pass, so that a
 // memory-bound workload streams from memory as in a real run instead of re-reading a sample
 // that fits in the cache; together the k goroutines process as many items as one timed
@@ -78,7 +80,8 @@ func NewCalibrator(inst workload.Instance, c Costs, calls, procs int) *Calibrato
 		plan := newSamplePlan(n, k)
 		perPass := max(1, k*plan.stripes*plan.size) // items of one pass, all goroutines together
 		cal.plans = append(cal.plans, plan)
-		cal.passes = append(cal.passes, max(1, (max(1, calls)*n+perPass-1)/perPass))
+		passes := max(1, (max(1, calls)*n+perPass-1)/perPass)
+		cal.passes = append(cal.passes, roundUp(passes, k)) // each goroutine in each part alike
 		cal.next = append(cal.next, 0)
 	}
 	return cal
@@ -101,7 +104,7 @@ func (cal *Calibrator) TrialWith(k int) []float64 {
 	for {
 		wall, figures := cal.trial(k)
 		if wall < minTrial && cal.passes[k-1] < 1<<20 {
-			cal.passes[k-1] = min(1<<20, cal.passes[k-1]*max(2, int(minTrial/max(wall, time.Microsecond))+1))
+			cal.passes[k-1] = roundUp(min(1<<20, cal.passes[k-1]*max(2, int(minTrial/max(wall, time.Microsecond))+1)), k)
 			continue
 		}
 		cal.trials[k-1] = append(cal.trials[k-1], mean(figures))
@@ -110,25 +113,45 @@ func (cal *Calibrator) TrialWith(k int) []float64 {
 }
 
 // trial runs k goroutines over the next passes of plan k and returns the wall time and each
-// goroutine's wall time per cost unit (0 for a goroutine whose items cost nothing).
+// goroutine's time per cost unit (0 for a goroutine whose items cost nothing). The passes
+// end at a barrier, so that the next pass may give a goroutine a part another one has just
+// written (see samplePlan). A goroutine that has run its pass's chunks goes on over its part,
+// uncounted, until every goroutine has run its own, so that each is timed with all k cores
+// busy also where one pass's parts cost more than the others' (tailheavy's last part holds
+// most of its cost); a goroutine's time is that of its passes' chunks, not of the waits.
 func (cal *Calibrator) trial(k int) (time.Duration, []float64) {
 	plan, passes, next := cal.plans[k-1], cal.passes[k-1], cal.next[k-1]
 	cal.next[k-1] += passes
 	figures := make([]float64, k)
+	var counted, arrived atomic.Int64 // goroutines done with their counted chunks, and with the pass
 	t0 := time.Now()
 	var wg sync.WaitGroup
 	for g := range k {
 		wg.Go(func() {
-			start := time.Now()
+			var busy time.Duration
 			c := 0.0 // local: the goroutines' slots of figures share a cache line
-			for p := next; p < next+passes; p++ {
+			for i := range passes {
+				p := next + i
+				start := time.Now()
 				for _, ch := range plan.pass(p, g) {
 					cal.inst.Chunk(ch[0], ch[1])
 					c += cal.c[ch[1]] - cal.c[ch[0]]
 				}
+				busy += time.Since(start)
+				done := int64(k * (i + 1))
+				counted.Add(1)
+				for extra := 1; counted.Load() < done; extra++ {
+					for _, ch := range plan.pass(p+extra*k, g) { // further slots of the same part
+						cal.inst.Chunk(ch[0], ch[1])
+					}
+				}
+				arrived.Add(1)
+				for arrived.Load() < done {
+					runtime.Gosched() // with more goroutines than procs, let the others finish
+				}
 			}
 			if c > 0 {
-				figures[g] = float64(time.Since(start).Nanoseconds()) / c
+				figures[g] = float64(busy.Nanoseconds()) / c
 			}
 		})
 	}
@@ -161,31 +184,49 @@ func (cal *Calibrator) Units() []float64 {
 	return unit
 }
 
-// samplePlan is how calibration samples [0, n) with k goroutines: the range is cut into up
-// to 8 stripes, each stripe into slots of size items, size = max(n/128, min(64, n/(8k))), so
-// that one pass (a slot from every stripe) holds about 1/16 of the items, in runs long
-// enough that the cost of a Chunk call is as small a part as in real runs. In pass p,
-// goroutine g takes slot (p·k + g) mod slots of every stripe, slots a multiple of k: the k
-// goroutines' samples are disjoint, in one pass and across the passes of a trial (so that no
-// item is written by two goroutines without synchronization between them), and successive
-// passes move along the range.
+// samplePlan is how calibration samples [0, n) with k goroutines. The range is cut into k
+// parts, part q the q-th k-th [q·n/k, (q+1)·n/k), as static's workers run it; in pass p,
+// goroutine g samples part (g + p) mod k, so that the goroutines work apart, each in a part
+// of its own, and over k passes each samples every part alike. Each part is cut into up to 8
+// stripes, each stripe into slots of size items, size = max(n/128, min(64, n/(8k))), so that
+// one pass (a slot from every stripe of every part) holds about 1/16 of the items, in runs
+// long enough that the cost of a Chunk call is as small a part as in real runs; pass p takes
+// slot p mod slots of every stripe, so that successive passes move along the parts. In a
+// pass the goroutines' samples are disjoint; across passes they are not, and a trial
+// separates its passes with a barrier (see Calibrator.trial).
+//
+// Why parts, not neighbouring slots of the same stripes (goroutine g the slots g mod k, as
+// before): goroutines that work side by side, each writing next to the lines the other is
+// writing, run slower than goroutines apart, by how much depending on the cost of moving a
+// cache line between the cores. On the project's AMD VM, with the transfer at its higher
+// level (about 250 ns), tiny's two goroutines took 1.68 ns a unit on neighbouring 62-item
+// slots and 1.46 in parts of their own (medians of about 2,200 trials each), while inside
+// 2-worker static calls its workers ran at 1.38; tiny's static, dynamic and guided checks
+// read +10% to +13% at that level (medians), +4% to +6% at the lower one. Where a
+// partitioner's workers do work side by side, on dynamic's 64-item chunks from a shared
+// cursor, the restart trial measures what that costs against contiguous parts (see
+// Calibrator.RestartNs), so the model charges it once.
+//
+// Why each goroutine in every part: a part's items may cost another amount per cost unit
+// than the others'. tailheavy's light items ran at 1.74 ns a unit, its heavy ones (the last
+// 2%) at 2.08; goroutines kept to their own part gave units of their part, and the balancing
+// partitioners' 2-worker checks on tailheavy read -7% to -15% (two runs at dd9ef49).
 type samplePlan struct {
 	n, k, size, stripes, slots int
 }
 
 func newSamplePlan(n, k int) samplePlan {
 	size := max(1, n/128, min(64, n/(8*k)))
-	stripes := min(8, n/(k*size))
+	stripes := min(8, (n/k)/size)
 	sp := samplePlan{n: n, k: k, size: size, stripes: stripes}
 	if stripes > 0 {
-		sp.slots = (n / stripes) / size // at least k: stripes <= n/(k·size)
-		sp.slots -= sp.slots % k        // a multiple of k: goroutine g gets the slots g mod k only
+		sp.slots = (n / k / stripes) / size // at least 1: stripes <= (n/k)/size
 	}
 	return sp
 }
 
-// pass returns goroutine g's chunks in pass p. With fewer than k items (no stripes),
-// goroutine g gets item g, or nothing if g >= n.
+// pass returns goroutine g's chunks in pass p. With fewer items than goroutines (no
+// stripes), goroutine g gets item g, or nothing if g >= n.
 func (sp samplePlan) pass(p, g int) [][2]int {
 	if sp.stripes == 0 {
 		if g < sp.n {
@@ -193,11 +234,18 @@ func (sp samplePlan) pass(p, g int) [][2]int {
 		}
 		return nil
 	}
-	slot := (p*sp.k + g) % sp.slots
+	// Part q starts at q·n/k and holds at least n/k items; stripe j of it starts j·(n/k)/stripes
+	// in, and its slots end within the stripe.
+	q := (g + p) % sp.k
+	base, part := int(int64(q)*int64(sp.n)/int64(sp.k)), sp.n/sp.k
+	slot := p % sp.slots
 	chunks := make([][2]int, sp.stripes)
 	for j := range chunks {
-		lo := int(int64(j)*int64(sp.n)/int64(sp.stripes)) + slot*sp.size
+		lo := base + int(int64(j)*int64(part)/int64(sp.stripes)) + slot*sp.size
 		chunks[j] = [2]int{lo, lo + sp.size}
 	}
 	return chunks
 }
+
+// roundUp returns n rounded up to a multiple of k.
+func roundUp(n, k int) int { return (n + k - 1) / k * k }

@@ -316,6 +316,36 @@ func TestSamplesAreDisjoint(t *testing.T) {
 	}
 }
 
+// TestSamplesRotateThroughTheParts: in pass p, goroutine g samples only part (g + p) mod k of
+// the range, [q·n/k, (q+1)·n/k) for part q, so that the goroutines work apart; over k passes
+// each goroutine samples every part.
+func TestSamplesRotateThroughTheParts(t *testing.T) {
+	for _, n := range []int{2, 3, 7, 100, 1000, 12345, 1 << 20} {
+		for k := 1; k <= min(4, n); k++ {
+			for g := range k {
+				visited := map[int]bool{}
+				for p := range 3 * k {
+					q := (g + p) % k
+					lo, hi := q*n/k, (q+1)*n/k
+					chunks := simulate.SamplePass(n, k, p, g)
+					if len(chunks) == 0 {
+						t.Fatalf("n=%d k=%d pass %d goroutine %d: no chunks", n, k, p, g)
+					}
+					for _, ch := range chunks {
+						if ch[0] < lo || ch[1] > hi {
+							t.Fatalf("n=%d k=%d pass %d goroutine %d: chunk %v outside part %d [%d, %d)", n, k, p, g, ch, q, lo, hi)
+						}
+					}
+					visited[q] = true
+				}
+				if len(visited) != k {
+					t.Errorf("n=%d k=%d goroutine %d: sampled %d of the %d parts", n, k, g, len(visited), k)
+				}
+			}
+		}
+	}
+}
+
 // TestEfficiencyRefersToTheSequentialTime: when a unit costs twice as much with two cores
 // busy (as for a bandwidth-bound loop), two workers are no faster than one, and their
 // efficiency is a half, not 1.
