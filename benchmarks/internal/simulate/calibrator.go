@@ -195,8 +195,8 @@ func (cal *Calibrator) Units() []float64 {
 // pass the goroutines' samples are disjoint; across passes they are not, and a trial
 // separates its passes with a barrier (see Calibrator.trial).
 //
-// Why parts, not neighbouring slots of the same stripes (goroutine g the slots g mod k, as
-// before): goroutines that work side by side, each writing next to the lines the other is
+// Why parts, not neighbouring slots of the same stripes (goroutine g the slots g mod k of
+// each): goroutines that work side by side, each writing next to the lines the other is
 // writing, run slower than goroutines apart, by how much depending on the cost of moving a
 // cache line between the cores. On the project's AMD VM, with the transfer at its higher
 // level (about 250 ns), tiny's two goroutines took 1.68 ns a unit on neighbouring 62-item
