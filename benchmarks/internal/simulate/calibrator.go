@@ -139,14 +139,14 @@ func (cal *Calibrator) trial(k int) (time.Duration, []float64) {
 				}
 				busy += time.Since(start)
 				done := int64(k * (i + 1))
-				counted.Add(1)
+				counted.Add(1) // this pass's figure is taken; the others may stop their uncounted work
 				for extra := 1; counted.Load() < done; extra++ {
 					for _, ch := range plan.pass(p+extra*k, g) { // further slots of the same part
 						cal.inst.Chunk(ch[0], ch[1])
 					}
 				}
-				arrived.Add(1)
-				for arrived.Load() < done {
+				arrived.Add(1)              // publishes every write to this pass's part before another goroutine gets it
+				for arrived.Load() < done { // every part's writes of this pass synchronize before the next pass
 					runtime.Gosched() // with more goroutines than procs, let the others finish
 				}
 			}
