@@ -26,7 +26,6 @@ func runqueueWait() (int64, bool) {
 	tf := &threadFiles
 	tf.mu.Lock()
 	defer tf.mu.Unlock()
-	tf.threads[0].Name = goThreads
 	metrics.Read(tf.threads[:])
 	threads := tf.threads[0].Value.Uint64() // 0 if the runtime does not know the metric
 	var sum int64
@@ -70,7 +69,7 @@ const maxOpenThreads = 64
 const relistEvery = 8
 
 // threadFiles are the files runqueueWait keeps open between calls.
-var threadFiles openThreads
+var threadFiles = openThreads{threads: [1]metrics.Sample{{Name: goThreads}}}
 
 // openThreads is the task directory and the threads' schedstat files that
 // runqueueWait keeps open; their descriptors are close-on-exec.
