@@ -77,9 +77,9 @@ type openThreads struct {
 	mu            sync.Mutex                 // held by runqueueWait; guards the fields below
 	threads       [1]metrics.Sample          // goThreads, read by each call
 	dir           int                        // /proc/self/task, if dirOpen
-	dirOpen       bool                       //
+	dirOpen       bool                       // dir has been opened
 	kept          [maxOpenThreads]threadFile // kept[:n] are open
-	n             int                        //
+	n             int                        // how many of kept are open
 	listedThreads uint64                     // the count of Go threads at the last listing
 	sinceList     int                        // calls since the last listing
 	stale         bool                       // a kept thread has exited since the last listing
