@@ -399,3 +399,51 @@ func TestTransferFigureLeavesOutPingPongsThatGaveUp(t *testing.T) {
 		t.Errorf("every ping-pong gave up, nothing earlier: %g ns; want theirs, %g", got, want)
 	}
 }
+
+// coldStart is an instance of n items whose Chunk waits each per item, and whose first cold
+// Chunk calls wait coldWait more: data that a core has to fetch before it runs at its speed.
+type coldStart struct {
+	workload.Instance
+	n, cold  int
+	each     time.Duration
+	coldWait time.Duration
+	calls    atomic.Int64
+}
+
+func (c *coldStart) Len() int { return c.n }
+func (c *coldStart) Reset()   {}
+func (c *coldStart) Chunk(lo, hi int) {
+	d := time.Duration(hi-lo) * c.each
+	if c.calls.Add(1) <= int64(c.cold) {
+		d += c.coldWait
+	}
+	for t := time.Now(); time.Since(t) < d; {
+	}
+}
+
+// TestTrialTimesWarmCores: a trial's figure is the time of its items on warm cores. The first
+// Chunk call of each goroutine (k of them) waits 200 ms more, about 24 times the trial's
+// counted time (20 passes over the range, longer than minTrial, so the trial is not made
+// again): counted, it would read about 25 times the items' 100 ns a unit; uncounted, as the
+// warm-up, the figure is the items' own. (The bound allows ten times: on 2 cores with the
+// other packages' tests running, or two spinning processes, a goroutine waits for its core;
+// the figures read up to 504 ns with two.)
+func TestTrialTimesWarmCores(t *testing.T) {
+	const n, calls, each = 4096, 20, 100 * time.Nanosecond
+	costs := make(Costs, n+1)
+	for i := range costs {
+		costs[i] = float64(i) // one unit an item
+	}
+	for k := 1; k <= 2; k++ {
+		inst := &coldStart{n: n, cold: k, each: each, coldWait: 200 * time.Millisecond}
+		cal := NewCalibrator(inst, costs, calls, k)
+		for g, f := range cal.TrialWith(k) {
+			if f < float64(each) || f > 10*float64(each) {
+				t.Errorf("k=%d: goroutine %d's figure %.0f ns a unit; want the warm items' %d, at most %d", k, g, f, each, 10*each)
+			}
+		}
+		if got, want := inst.calls.Load(), int64(k+calls*n/64); got < want {
+			t.Errorf("k=%d: %d Chunk calls; want the cold ones and then at least %d", k, got, want)
+		}
+	}
+}
