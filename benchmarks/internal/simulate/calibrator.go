@@ -116,16 +116,21 @@ func (cal *Calibrator) TrialWith(k int) []float64 {
 // trial runs k goroutines over the next passes of plan k and returns the wall time and each
 // goroutine's time per cost unit (0 for a goroutine whose items cost nothing).
 //
-// Each goroutine first runs its first pass once, uncounted, and none is timed before all
-// have. The trial made just before a repetition follows the cold calls and the call batch
-// (see Calibrator.ColdCalls), milliseconds that touch none of the workload's data, while the
-// repetition follows the trial and finds its data where the trial left them: on the
-// project's VM spmv's trials made there ran slower than those made just after the
-// repetition, by 3.6% with 1 goroutine and 7.0% with 2 (medians of 200 pairs, made in turn
-// with the warm-up's), and by 1.5% and 2.5% with the warm-up; spmv's checks had drifted by
+// Each goroutine first runs its last pass once, uncounted, and none is timed before all have.
+// The trial made just before a repetition follows the cold calls and the call batch (see
+// Calibrator.ColdCalls), milliseconds that touch none of the workload's data, while the
+// repetition follows the trial and finds the data that every item reads where the trial left
+// them: on the project's VM spmv's trials made there ran slower than those made just after
+// the repetition, by 3.6% with 1 goroutine and 7.0% with 2 (medians of 200 pairs, made in
+// turn), and by 1.5% and 2.5% with the first pass as a warm-up; spmv's checks had drifted by
 // -4% to -8% from the trial before to the trial after, and its 1-worker and static checks
 // read +4.8% and +7.4% (medians of 34 runs at ed813bc). (Most likely its gathers from x,
-// 400 KB, which miss in a cold core's cache; not measured apart.)
+// 400 KB, which every row reads, miss in a cold core's cache; not measured apart.) The
+// warm-up runs the last pass, not the first: the first counted pass would find its items in
+// the cache, where a repetition streams them from memory. With the first pass as warm-up,
+// saxpy's 2-worker checks read 2% to 5% faster than without (medians of 10 runs against
+// 34), its 4 MB a goroutine a pass read again from the shared cache; by the last pass, the
+// passes before have pushed the warm-up's items out of a cache smaller than the range.
 //
 // The passes end at a barrier, so that the next pass may give a goroutine a part another one
 // has just written (see samplePlan). A goroutine that has run its pass's chunks goes on over
@@ -142,7 +147,7 @@ func (cal *Calibrator) trial(k int) (time.Duration, []float64) {
 	var wg sync.WaitGroup
 	for g := range k {
 		wg.Go(func() {
-			for _, ch := range plan.pass(next, g) { // the warm-up: the first pass, uncounted
+			for _, ch := range plan.pass(next+passes-1, g) { // the warm-up: the last pass, uncounted
 				cal.inst.Chunk(ch[0], ch[1])
 			}
 			warm.Add(1)                  // publishes the warm-up's writes before the first counted pass
