@@ -125,12 +125,13 @@ func (cal *Calibrator) TrialWith(k int) []float64 {
 // turn), and by 1.5% and 2.5% with the first pass as a warm-up; spmv's checks had drifted by
 // -4% to -8% from the trial before to the trial after, and its 1-worker and static checks
 // read +4.8% and +7.4% (medians of 34 runs at ed813bc). (Most likely its gathers from x,
-// 400 KB, which every row reads, miss in a cold core's cache; not measured apart.) The
-// warm-up runs the last pass, not the first: the first counted pass would find its items in
-// the cache, where a repetition streams them from memory. With the first pass as warm-up,
-// saxpy's 2-worker checks read 2% to 5% faster than without (medians of 10 runs against
-// 34), its 4 MB a goroutine a pass read again from the shared cache; by the last pass, the
-// passes before have pushed the warm-up's items out of a cache smaller than the range.
+// 400 KB, which every row reads, miss in a cold core's cache; not measured apart.) In ten
+// runs of the validation, the binaries with and without the warm-up in turn, spmv's drift
+// went from -5.7% to -0.8% and query's from -4.3% to -0.8% (medians), and spmv/static from
+// +9.5% to +7.0%. The warm-up runs the last pass, not the first, so that the first counted
+// pass does not find its items in the cache where a repetition streams them from memory;
+// even so saxpy's static, dynamic and auto checks read 3% to 5% lower in those runs (their
+// drift unchanged); why is not found.
 //
 // The passes end at a barrier, so that the next pass may give a goroutine a part another one
 // has just written (see samplePlan). A goroutine that has run its pass's chunks goes on over
