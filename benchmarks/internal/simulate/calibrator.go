@@ -46,11 +46,11 @@ const calibrationTrials = 7
 // that fits in the cache; together the k goroutines process as many items as one timed
 // repetition does (calls passes over the range; for tiny, its back-to-back calls), so that a
 // trial is as long as what it predicts, after one uncounted pass that warms the cores' caches
-// as the trial warms them for the repetition (see trial). A goroutine's figure is its time over the total
-// cost of what it ran; a trial's is the mean over its goroutines, and TrialWith returns each
-// goroutine's, since the cores of a shared machine do not run at one speed. Running k
-// goroutines at once is what captures the sharing of memory bandwidth and caches between
-// cores, up to the cores at hand.
+// as the trial warms them for the repetition (see trial). A goroutine's figure is its time
+// over the total cost of what it ran; a trial's is the mean over its goroutines, and
+// TrialWith returns each goroutine's, since the cores of a shared machine do not run at one
+// speed. Running k goroutines at once is what captures the sharing of memory bandwidth and
+// caches between cores, up to the cores at hand.
 type Calibrator struct {
 	inst   workload.Instance
 	c      Costs
