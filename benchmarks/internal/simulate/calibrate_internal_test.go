@@ -414,7 +414,7 @@ func (c *coldStart) Len() int { return c.n }
 func (c *coldStart) Reset()   {}
 func (c *coldStart) Chunk(lo, hi int) {
 	d := time.Duration(hi-lo) * c.each
-	if c.calls.Add(1) <= int64(c.cold) {
+	if c.calls.Add(1) <= int64(c.cold) { // counts the call; the goroutines' first calls are the cold ones
 		d += c.coldWait
 	}
 	for t := time.Now(); time.Since(t) < d; {
