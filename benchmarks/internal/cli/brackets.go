@@ -8,8 +8,8 @@ import (
 // brackets collects, for each measured cell of the validation, what was timed just before and
 // just after each of its repetitions (the warm-up's first): a calibration trial with as many
 // goroutines as the cell has workers and, with 2 workers or more, a trial of the call of the
-// body, one of a cache line's transfer, a few cold fork-join calls and a batch of warm ones
-// (see simulate.Repetitions).
+// body, one of a cache line's transfer, a few cold fork-join calls and a batch of warm ones,
+// with the cell's partitioner where its runs steal (see simulate.Repetitions).
 type brackets struct {
 	before, after map[pairKey]*side
 }
@@ -51,12 +51,14 @@ func (b *brackets) hooks(wl string, cal *simulate.Calibrator) (before, after fun
 		s.callNs = append(s.callNs, cal.CallTrial())
 		s.transferNs = append(s.transferNs, cal.TransferTrial())
 	}
-	calls := func(s *side) { s.calls = append(s.calls, append(cal.ColdCalls(), cal.ForkJoinBatch()...)) }
+	calls := func(s *side, impl string) {
+		s.calls = append(s.calls, append(cal.ColdCalls(impl), cal.ForkJoinBatch(impl)...))
+	}
 	before = func(impl string, k int) {
 		s := sideOf(b.before, pairKey{wl, impl, k})
 		if k >= 2 {
 			cal.RestartTrial()
-			calls(s)
+			calls(s, impl)
 			trials(s)
 		}
 		s.unit = append(s.unit, cal.TrialWith(k))
@@ -66,7 +68,7 @@ func (b *brackets) hooks(wl string, cal *simulate.Calibrator) (before, after fun
 		s.unit = append(s.unit, cal.TrialWith(k))
 		if k >= 2 {
 			trials(s)
-			calls(s)
+			calls(s, impl)
 		}
 	}
 	return before, after

@@ -66,7 +66,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 				if parts == nil {
 					cal.RestartTrial()
 				}
-				cal.ForkJoinBatch()
+				cal.ForkJoinBatch("static")
 			}
 			trialBefore, trialAfter := br.hooks(w.Name, cal)
 			cfg := runner.Config{Workloads: []workloads.Workload{w}, Impls: parts, Workers: validate, Scale: o.Scale, N: o.N, Repeat: o.Repeat, Progress: stderr,

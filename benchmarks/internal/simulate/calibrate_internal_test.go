@@ -69,13 +69,13 @@ func TestCalibratorForkJoin(t *testing.T) {
 	if _, _, _, ok := cal.ForkJoin(); ok {
 		t.Errorf("ForkJoin before any batch reports a figure")
 	}
-	cal.ForkJoinBatch()
-	cal.ForkJoinBatch()
+	cal.ForkJoinBatch("static")
+	cal.ForkJoinBatch("static")
 	if start, fork, join, ok := cal.ForkJoin(); !ok || !(start > 0 && fork > 0 && join > 0) {
 		t.Errorf("ForkJoin after 2 batches = %g, %g, %g, %v; want positive figures", start, fork, join, ok)
 	}
 	// Cold calls are flagged, timed, and do not count in the medians.
-	cold := cal.ColdCalls()
+	cold := cal.ColdCalls("static")
 	if len(cold) != coldCalls {
 		t.Fatalf("ColdCalls made %d calls; want %d", len(cold), coldCalls)
 	}
@@ -87,13 +87,48 @@ func TestCalibratorForkJoin(t *testing.T) {
 	if len(cal.fj.forks) != 2 {
 		t.Errorf("%d batch medians after 2 batches and the cold calls; want 2", len(cal.fj.forks))
 	}
+	// A stealing partitioner's calls are timed with its own runs, and are not the workload's.
+	for _, p := range []string{"stealing", "auto"} {
+		calls := append(cal.ColdCalls(p), cal.ForkJoinBatch(p)...)
+		if len(calls) != coldCalls+forkJoinBatch {
+			t.Errorf("%s: %d calls; want %d", p, len(calls), coldCalls+forkJoinBatch)
+		}
+		for _, c := range calls {
+			if !(c.StartNs > 0 && c.ForkNs > 0 && c.JoinNs > 0) {
+				t.Errorf("%s: call %+v; want positive times", p, c)
+				break
+			}
+		}
+	}
+	if len(cal.fj.forks) != 2 {
+		t.Errorf("%d batch medians after the stealing partitioners' calls; want still 2", len(cal.fj.forks))
+	}
 	one := NewCalibrator(inst, PrefixCosts(inst), 1, 1)
-	one.ForkJoinBatch()
+	one.ForkJoinBatch("static")
 	if _, _, _, ok := one.ForkJoin(); ok {
 		t.Errorf("ForkJoin with 1 proc reports a figure: pfor runs 1 worker inline")
 	}
-	if c := one.ColdCalls(); c != nil {
+	if c := one.ColdCalls("static"); c != nil {
 		t.Errorf("ColdCalls with 1 proc = %v; want none", c)
+	}
+}
+
+// TestForkJoinPartitioner: the calls of a partitioner whose runs steal are timed with it, and
+// those of the others with the static partitioner, which hands each of two workers one of two
+// items.
+func TestForkJoinPartitioner(t *testing.T) {
+	for p, want := range map[string]string{"stealing": "stealing", "auto": "auto", "static": "static", "dynamic": "static", "guided": "static", "inline": "static"} {
+		if got := forkJoinPartitioner(p).Name(); got != want {
+			t.Errorf("forkJoinPartitioner(%q) = %s; want %s", p, got, want)
+		}
+	}
+	for _, p := range []string{"stealing", "auto", "static"} {
+		run := forkJoinPartitioner(p).Start(0, 2, 2)
+		for w := range 2 {
+			if lo, hi, ok := run.Next(w); !ok || lo != w || hi != w+1 {
+				t.Errorf("%s: worker %d's first Next on 2 items = %d, %d, %v; want its own item", p, w, lo, hi, ok)
+			}
+		}
 	}
 }
 

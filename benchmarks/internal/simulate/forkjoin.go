@@ -4,12 +4,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stealkit/stealkit/benchmarks/internal/impls"
 	"github.com/stealkit/stealkit/partition"
 	"github.com/stealkit/stealkit/pfor"
 )
 
 // forkJoinTimes times calls of pfor.Chunks over two items on two workers with the static
-// partitioner, so that the caller runs item 0 and a helper item 1 (see timeCalls). For each
+// partitioner, so that the caller runs item 0 and a helper item 1 (see timeCall). For each
 // batch of calls it keeps the medians of their start, fork and join.
 type forkJoinTimes struct {
 	starts, forks, joins []float64 // one median per batch
@@ -28,18 +29,19 @@ type CallTimes struct {
 	Cold bool `json:"cold,omitempty"`
 }
 
-// timeCalls times n calls back to back.
-func timeCalls(n int) []CallTimes {
+// timeCalls times n calls with p back to back.
+func timeCalls(n int, p partition.Partitioner) []CallTimes {
 	calls := make([]CallTimes, 0, n)
 	for range n {
-		calls = append(calls, timeCall())
+		calls = append(calls, timeCall(p))
 	}
 	return calls
 }
 
-// timeCall times one call. Item 0 waits (at most a millisecond) until item 1 has started, so
-// that the helper, not the caller, runs item 1.
-func timeCall() CallTimes {
+// timeCall times one call with p, which must hand each of the two workers one item. Item 0
+// waits (at most a millisecond) until item 1 has started, so that the helper, not the caller,
+// runs item 1.
+func timeCall(p partition.Partitioner) CallTimes {
 	var t1, e0, e1 atomic.Int64 // ns since t0, +1 so that 0 means not yet
 	var s0 int64
 	t0 := time.Now()
@@ -55,7 +57,7 @@ func timeCall() CallTimes {
 			}
 			e0.Store(int64(time.Since(t0)) + 1)
 		}
-	}, pfor.WithWorkers(2), pfor.WithPartitioner(partition.Static()))
+	}, pfor.WithWorkers(2), pfor.WithPartitioner(p))
 	ret := float64(time.Since(t0))
 	return CallTimes{StartNs: float64(s0), ForkNs: float64(t1.Load() - 1), JoinNs: ret - float64(max(e0.Load(), e1.Load())-1)}
 }
@@ -64,10 +66,10 @@ func timeCall() CallTimes {
 // pool had nothing to do, as the first call of a measured repetition follows a calibration
 // trial and the inputs' reset: the pool's helpers have parked, and the helper's start includes
 // waking a thread, and on a VM the virtual CPU it sleeps on.
-func coldCall() CallTimes {
+func coldCall(p partition.Partitioner) CallTimes {
 	for t := time.Now(); time.Since(t) < coldIdle; {
 	}
-	c := timeCall()
+	c := timeCall(p)
 	c.Cold = true
 	return c
 }
@@ -82,7 +84,7 @@ const (
 
 // batch times one batch of calls, keeps their medians and returns them.
 func (fj *forkJoinTimes) batch() []CallTimes {
-	calls := timeCalls(forkJoinBatch)
+	calls := timeCalls(forkJoinBatch, partition.Static())
 	var starts, forks, joins []float64
 	for _, c := range calls {
 		starts = append(starts, c.StartNs)
@@ -100,29 +102,57 @@ func (fj *forkJoinTimes) medians() (start, fork, join float64) {
 	return median(fj.starts), median(fj.forks), median(fj.joins)
 }
 
-// ColdCalls times coldCalls calls each made after the pool has idled (see coldCall), so that a
-// caller can predict the first call of a measured repetition with them (see Repetitions). It
-// does nothing and returns nil with fewer than 2 procs.
-func (cal *Calibrator) ColdCalls() []CallTimes {
+// ColdCalls times coldCalls calls of partitioner p (see forkJoinPartitioner), each made after
+// the pool has idled (see coldCall), so that a caller can predict the first call of a
+// measured repetition of p with them (see Repetitions). It does nothing and returns nil with
+// fewer than 2 procs.
+func (cal *Calibrator) ColdCalls(p string) []CallTimes {
 	if len(cal.plans) < 2 {
 		return nil
 	}
+	fp := forkJoinPartitioner(p)
 	calls := make([]CallTimes, 0, coldCalls)
 	for range coldCalls {
-		calls = append(calls, coldCall())
+		calls = append(calls, coldCall(fp))
 	}
 	return calls
 }
 
-// ForkJoinBatch times a batch of 2-worker pfor calls for the workload's own start, fork and
-// join (see ForkJoin), and returns each call's times, so that a caller can predict a
-// measurement with the calls made next to it (see Repetitions). It does nothing and returns
-// nil with fewer than 2 procs.
-func (cal *Calibrator) ForkJoinBatch() []CallTimes {
+// ForkJoinBatch times a batch of 2-worker pfor calls of partitioner p (see
+// forkJoinPartitioner) and returns each call's times, so that a caller can predict a
+// measurement of p with the calls made next to it (see Repetitions). A batch timed with the
+// static partitioner also counts for the workload's own start, fork and join (see ForkJoin).
+// It does nothing and returns nil with fewer than 2 procs.
+func (cal *Calibrator) ForkJoinBatch(p string) []CallTimes {
 	if len(cal.plans) < 2 {
 		return nil
 	}
+	if fp := forkJoinPartitioner(p); fp.Name() != "static" {
+		return timeCalls(forkJoinBatch, fp)
+	}
 	return cal.fj.batch()
+}
+
+// forkJoinPartitioner returns the partitioner whose calls time the start, fork and join of
+// partitioner p's: p itself if its runs steal (partition.StealingRun), the static partitioner
+// otherwise. A stealing run costs more around its items than a static one: its Start makes a
+// range per worker, the helper's first take pulls its worker's lines from the caller's core,
+// and a worker's last Next tries to steal from the others. On tiny, 2-worker calls with a
+// grain of 500 (each worker one take, as static) took 1.4 to 1.6 µs longer than static's,
+// and calls over two items started 0.4 µs later in the caller and in the helper and joined
+// 0.2 µs later. The partitioners with a shared cursor keep the static calls: their Start
+// makes one cursor, and on two items dynamic's chunk of 64 would give both to the caller.
+func forkJoinPartitioner(p string) partition.Partitioner {
+	for _, q := range impls.Partitioners() {
+		if q.Name != p {
+			continue
+		}
+		fp := q.New(nil)
+		if _, ok := fp.Start(0, 2, 2).(partition.StealingRun); ok {
+			return fp
+		}
+	}
+	return partition.Static()
 }
 
 // ForkJoin returns the start, fork and join of a 2-worker call (see Machine) from the batches
