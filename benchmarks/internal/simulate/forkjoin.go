@@ -4,7 +4,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/stealkit/stealkit/benchmarks/internal/impls"
 	"github.com/stealkit/stealkit/partition"
 	"github.com/stealkit/stealkit/pfor"
 )
@@ -143,10 +142,7 @@ func (cal *Calibrator) ForkJoinBatch(p string) []CallTimes {
 // 0.2 µs later. The partitioners with a shared cursor keep the static calls: their Start
 // makes one cursor, and on two items dynamic's chunk of 64 would give both to the caller.
 func forkJoinPartitioner(p string) partition.Partitioner {
-	for _, q := range impls.Partitioners() {
-		if q.Name != p {
-			continue
-		}
+	if q, ok := partitionerNamed(p); ok {
 		fp := q.New(nil)
 		if _, ok := fp.Start(0, 2, 2).(partition.StealingRun); ok {
 			return fp

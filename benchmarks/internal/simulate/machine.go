@@ -61,12 +61,19 @@ func (m Machine) Model(p string, workers int, unitNs float64) Model {
 
 // sharedCursor reports whether partitioner p takes from a shared cursor.
 func sharedCursor(p string) bool {
+	q, ok := partitionerNamed(p)
+	return ok && q.Shared
+}
+
+// partitionerNamed returns the partitioner of impls.Partitioners named p, and reports whether
+// there is one.
+func partitionerNamed(p string) (impls.Partitioner, bool) {
 	for _, q := range impls.Partitioners() {
 		if q.Name == p {
-			return q.Shared
+			return q, true
 		}
 	}
-	return false
+	return impls.Partitioner{}, false
 }
 
 // minTrial is how long one timed trial of a calibration lasts at least.
