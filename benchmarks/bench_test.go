@@ -11,7 +11,7 @@ import (
 	"github.com/stealkit/stealkit/internal/workload"
 )
 
-var scale = flag.Float64("scale", 1, "work per benchmark operation relative to WORKLOADS.md, as stealbench's -scale")
+var scale = flag.Float64("scale", 1, "work per benchmark operation relative to benchmarks/WORKLOADS.md, as stealbench's -scale")
 
 // prepared is a workload instance with its sequential checksum, built once per process.
 type prepared struct {

@@ -119,7 +119,7 @@ func atomicChunks(inst workload.Instance) {
 	wg.Wait()
 }
 
-// benchWorkloads are BenchmarkRange's workloads: the seven of WORKLOADS.md,
+// benchWorkloads are BenchmarkRange's workloads: the seven of benchmarks/WORKLOADS.md,
 // then spmv and matmul, the sparse and the dense textbook kernels: cheap
 // enough to run with the others (spmv takes about 0.3 s to build; a
 // sequential run of spmv or matmul takes 0.02 to 0.15 s, against

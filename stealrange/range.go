@@ -146,8 +146,8 @@ func (r *Range) newSpan(mid, end uint64) *span {
 func (r *Range) ownerCarve(l, e uint64) *span { return r.newSpan(carveMid(l, e), e) }
 
 // Reserving ahead. A take costs one sequentially consistent store (a full
-// fence, about 10 ns here), which would dominate TryTakeOne. So when the
-// owner is far from the steal range (more than 16 times the batch), a
+// fence, several times the rest of TryTakeOne), which would dominate it. So
+// when the owner is far from the steal range (more than 16 times the batch), a
 // TryTakeOne reserves up to maxAhead indices with one take and hands them out
 // one by one from the owner's private [next, ahead). Reserved indices can no
 // longer be stolen, which is why the batch is small and shrinks to 1 near the

@@ -1,7 +1,6 @@
-// Package workload defines the benchmark workloads of WORKLOADS.md, the project's shared
-// benchmark specification, so that stealkit's testing.B benchmarks and the separate benchmark
-// runner measure exactly the same bodies as the figures quoted for other libraries (OpenMP,
-// oneTBB, Rayon, errgroup, conc, pond, ants).
+// Package workload defines the benchmark workloads of benchmarks/WORKLOADS.md, so that
+// stealkit's testing.B benchmarks and the benchmark runner measure exactly the same bodies as
+// the figures quoted for other libraries (OpenMP, oneTBB, Rayon, errgroup, conc, pond, ants).
 //
 // A [Workload] names a body over the index space [0, n) and its default size. [Workload.New]
 // builds an [Instance]: the inputs and outputs at one size, built deterministically. A runner
@@ -21,7 +20,7 @@
 //	mandelbrot  n = 2,000       out[r] = total escape iterations of row r of an n x n image
 //	tiny        n = 1,000       out[i] += Spin(i, 20), 2,000 back-to-back calls per repetition
 //
-// and those [More] adds for stealkit's benchmarks (issue 5), with the same conventions:
+// and the three that [More] adds, with the same conventions:
 //
 //	spmv        n = 200,000     y = A·x, A sparse with power-law row lengths (splitmix64, seed 42)
 //	matmul      n = 512         row i of C = A·B for dense n x n matrices

@@ -40,8 +40,8 @@ func TestMandelbrotCostIsRowIterations(t *testing.T) {
 	}
 }
 
-// TestMandelbrotStaticSplit checks that the window is off-centre as WORKLOADS.md says: the
-// first half of the rows carries about 74% of the iterations. The share grows slowly with n
+// TestMandelbrotStaticSplit checks that the window is off-centre as benchmarks/WORKLOADS.md
+// says: the first half of the rows carries about 74% of the iterations. The share grows slowly with n
 // (73.4% at n = 120, 74.2% at n = 2000).
 func TestMandelbrotStaticSplit(t *testing.T) {
 	w, _ := workload.ByName("mandelbrot")

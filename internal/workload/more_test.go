@@ -12,7 +12,7 @@ func TestMoreWorkloads(t *testing.T) {
 	checkList(t, "More()", more, []listed{{"spmv", 200_000, 1}, {"matmul", 512, 1}, {"query", 4_096, 1}})
 	for i, w := range more {
 		if slices.ContainsFunc(workload.All(), func(a workload.Workload) bool { return a.Name == w.Name }) {
-			t.Errorf("More()[%d] = %q is also in All(), which holds WORKLOADS.md's workloads only", i, w.Name)
+			t.Errorf("More()[%d] = %q is also in All(), which holds the seven of benchmarks/WORKLOADS.md only", i, w.Name)
 		}
 	}
 }

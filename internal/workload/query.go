@@ -73,9 +73,8 @@ type RegionTotal struct {
 //
 // It reads each order in place: a loop over copies of the orders (range by value, or the
 // value methods Selected and Revenue) has the compiler copy every order through its stack
-// frame (Order has too many fields to stay in registers), which made the loop take 70% longer
-// (10.3 against 6.1 ns an order in BenchmarkAddOrders), and its speed depend on the goroutine
-// that runs it (5% between a sequential call and the same blocks in a new goroutine).
+// frame (Order has too many fields to stay in registers), which makes the loop markedly slower
+// in BenchmarkAddOrders and its speed depend on the goroutine that runs it.
 func AddOrders(t *[QueryRegions]RegionTotal, orders []Order) {
 	for i := range orders {
 		o := &orders[i]

@@ -23,7 +23,7 @@ import "math"
 // (TestRandomskewDefaultCosts checks the largest cost). No other cap is applied: the heavy
 // tail is the point.
 
-// Parameters of randomskew in WORKLOADS.md.
+// Parameters of randomskew in benchmarks/WORKLOADS.md.
 const (
 	randomskewSeed  = 42
 	randomskewScale = 170

@@ -9,8 +9,8 @@ import (
 	"github.com/stealkit/stealkit/internal/workload"
 )
 
-// The tests in this file recompute each workload from the formulas of WORKLOADS.md, written
-// out again here, and compare with the package.
+// The tests in this file recompute each workload from the formulas of
+// benchmarks/WORKLOADS.md, written out again here, and compare with the package.
 
 // refSpin is Spin written out again: iters steps of x = x*0.9999999 + 1e-6, product rounded.
 func refSpin(x float64, iters int32) float64 {

@@ -8,10 +8,8 @@ package workload
 //
 // The product is rounded before the addition (see "Floating-point rounding" in the
 // package documentation), so Spin returns the same value on every architecture, and a step
-// is a multiply followed by a dependent addition. WORKLOADS.md quotes about 1.6 ns per
-// step; BenchmarkSpin (which reports ns/iter) measured 2.8 to 3.1 ns on the 2-core amd64
-// test machine, where a step fused into one multiply-add (GOAMD64=v3) measured 1.8 ns.
-// Spin is safe to call from any goroutine.
+// is a multiply followed by a dependent addition, a few nanoseconds; BenchmarkSpin reports
+// it in ns/iter. Spin is safe to call from any goroutine.
 //
 //go:noinline
 func Spin(x float64, iters int32) float64 {

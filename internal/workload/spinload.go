@@ -5,7 +5,7 @@ package workload
 // counts once, in New, into a table; the table load costs about a nanosecond, against at least
 // 58 Spin iterations (~90 ns) per item, and lets one loop serve all four workloads.
 
-// Iteration counts of WORKLOADS.md.
+// Iteration counts of benchmarks/WORKLOADS.md.
 const (
 	uniformIters   = 96    // uniform: ~100 ns per item
 	triangularTop  = 1280  // triangular: iters = i*1280/n, so 0 to 1279

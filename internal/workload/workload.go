@@ -6,11 +6,11 @@ import "fmt"
 //
 // The zero Workload is not usable: obtain workloads from [All], [More] or [ByName].
 type Workload struct {
-	// Name is the workload's name in WORKLOADS.md, e.g. "tailheavy"; benchmarks use it in
-	// sub-benchmark names such as "workload=tailheavy".
+	// Name is the workload's name in benchmarks/WORKLOADS.md, e.g. "tailheavy"; benchmarks
+	// use it in sub-benchmark names such as "workload=tailheavy".
 	Name string
 
-	// N is the default number of items n, from WORKLOADS.md.
+	// N is the default number of items n, from benchmarks/WORKLOADS.md.
 	N int
 
 	// Calls is the number of back-to-back parallel calls over [0, n) that make up one
@@ -81,8 +81,8 @@ func (w Workload) New(n int) Instance {
 	return w.build(n)
 }
 
-// All returns the workloads of WORKLOADS.md in the order saxpy, uniform, triangular,
-// tailheavy, randomskew, mandelbrot, tiny. Each call returns a new slice, which the caller
+// All returns the seven workloads of benchmarks/WORKLOADS.md in the order saxpy, uniform,
+// triangular, tailheavy, randomskew, mandelbrot, tiny. Each call returns a new slice, which the caller
 // may modify.
 func All() []Workload {
 	return []Workload{
@@ -96,8 +96,8 @@ func All() []Workload {
 	}
 }
 
-// More returns the workloads that stealkit's benchmarks add to WORKLOADS.md's, in the order
-// spmv, matmul, query: a sparse and a dense kernel from textbooks, and a filter/map/group
+// More returns the three workloads that benchmarks/WORKLOADS.md adds to the seven, in the
+// order spmv, matmul, query: a sparse and a dense kernel from textbooks, and a filter/map/group
 // query over a table (the workload of plinq). Each call returns a new slice.
 func More() []Workload {
 	return []Workload{

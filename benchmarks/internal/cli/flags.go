@@ -18,7 +18,7 @@ import (
 // DefaultScale is the work scale of the default comparison: a quarter of each workload's
 // work per repetition (see workloads.Workload.Size), so that the whole comparison stays well
 // under 2 minutes on 2 cores (about a minute in RESULTS.md's run). -scale 1 runs the sizes of
-// WORKLOADS.md.
+// benchmarks/WORKLOADS.md.
 const DefaultScale = 0.25
 
 // maxWorkers bounds -workers; the simulator handles any count, a real run this many goroutines.
@@ -67,7 +67,7 @@ func Parse(args []string, stderr io.Writer) (Options, error) {
 	ims := fs.String("impls", "all", "comma-separated `names` of implementations to compare, or all (sequential always runs; -simulate uses stealkit's partitioners)")
 	wks := fs.String("workers", "", "comma-separated worker `counts` (default GOMAXPROCS; with -simulate 1,2,4,...,256)")
 	fs.IntVar(&o.N, "n", 0, "number of items for every workload (overrides -scale)")
-	fs.Float64Var(&o.Scale, "scale", DefaultScale, "work per repetition relative to WORKLOADS.md (1 = its sizes)")
+	fs.Float64Var(&o.Scale, "scale", DefaultScale, "work per repetition relative to benchmarks/WORKLOADS.md (1 = its sizes)")
 	fs.IntVar(&o.Repeat, "repeat", 5, "timed repetitions per measurement, after one warm-up; the median is reported")
 	fs.StringVar(&o.Out, "out", "out", "`directory` for report.html (and results.json)")
 	fs.BoolVar(&o.JSON, "json", false, "also write results.json, the machine-readable results")

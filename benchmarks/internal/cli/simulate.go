@@ -120,9 +120,9 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 }
 
 // same returns a runner.Config.Instance that measures inst, the instance the calibration
-// runs on: on the project's AMD VM a second instance of saxpy's data ran a 2-worker static
-// call in 2.3 to 2.45 ms where the calibrated one ran it in 1.9 to 2.1 (six calls each, after
-// the same trials), its second half up to 1.8 times slower than its first.
+// runs on: on a virtual machine a second instance of the same data can run markedly slower
+// than the calibrated one (its memory is backed differently), which the validation would
+// read as the model's error.
 func same(inst workload.Instance) func(workloads.Workload, int) workload.Instance {
 	return func(workloads.Workload, int) workload.Instance { return inst }
 }

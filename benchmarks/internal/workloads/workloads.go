@@ -1,5 +1,5 @@
 // Package workloads is the benchmark runner's list of workloads: those the library defines in
-// internal/workload, WORKLOADS.md's seven (workload.All) and the three stealkit's benchmarks add
+// internal/workload, benchmarks/WORKLOADS.md's seven (workload.All) and the three stealkit's benchmarks add
 // (workload.More: spmv, matmul, query), with what the runner needs to know about them besides
 // their definition: how their work grows with n, and whether it is uneven.
 package workloads
@@ -28,7 +28,7 @@ type Workload struct {
 	New func(n int) workload.Instance
 }
 
-// All returns the workloads in report order: WORKLOADS.md's seven (saxpy, uniform,
+// All returns the workloads in report order: benchmarks/WORKLOADS.md's seven (saxpy, uniform,
 // triangular, tailheavy, randomskew, mandelbrot, tiny), then spmv, matmul and query.
 func All() []Workload {
 	uneven := map[string]bool{"triangular": true, "tailheavy": true, "randomskew": true, "mandelbrot": true, "spmv": true}
