@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -57,6 +58,33 @@ func sample() *report.Report {
 	}
 }
 
+// fragmentsFile holds the report's golden fragments, beside the other inputs the project's
+// tests share.
+const fragmentsFile = "../../../testdata/report/fragments.txt"
+
+// goldenFragments returns the lines of section name ("== name") of fragmentsFile.
+func goldenFragments(t *testing.T, name string) []string {
+	t.Helper()
+	data, err := os.ReadFile(fragmentsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	in := false
+	for _, l := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(l, "== "):
+			in = strings.TrimPrefix(l, "== ") == name
+		case in && strings.TrimSpace(l) != "":
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		t.Fatalf("%s has no section %q", fragmentsFile, name)
+	}
+	return lines
+}
+
 // hasRow reports whether out has a line whose fields are want's.
 func hasRow(out, want string) bool {
 	for _, l := range strings.Split(out, "\n") {
@@ -77,13 +105,7 @@ func TestWriteTable(t *testing.T) {
 	if len(lines) != 1+7+1 || lines[6] != "" { // header, rows, a blank line between the two workloads
 		t.Fatalf("WriteTable wrote %d lines; want 9, the 7th blank:\n%s", len(lines), out)
 	}
-	for _, want := range []string{
-		"workload n impl workers time speedup eff t/peer steals imbal",
-		"tailheavy 1000 static 2 1.90ms 1.05 0.53 1.90 0 1.95",
-		"tailheavy 1000 goroutines 2 skipped - - - - - (n = 1000 > 10)",
-		"tailheavy 1000 pond 2 1.00ms 2.00 1.00 1.00 - -",
-		"tiny 1000 x2000 static 2 30.0µs 1.33 0.67 - 0.5 1.20",
-	} {
+	for _, want := range goldenFragments(t, "table") {
 		if !hasRow(out, want) {
 			t.Errorf("WriteTable output lacks the row %q:\n%s", want, out)
 		}
@@ -167,12 +189,7 @@ func TestWriteStudyAndNoise(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	for _, want := range []string{
-		"4 500µs 90% 1.10 4 500µs 90% 1.10 4 500µs 90% 1.10 4 500µs 90% 1.10 4 500µs 90% 1.10 4",
-		"tailheavy inline 1 2.00ms 2.10ms -4.8% 3 - - 0.00 -",
-		"tailheavy static 2 1.00ms 1.90ms -47.4% 10 2.10µs 312µs 0.00 -60.0% / -47.4% / -30.0%",
-		"tailheavy 2.00ms 1.90ms 1.01ms - 1.88",
-	} {
+	for _, want := range goldenFragments(t, "study") {
 		if !hasRow(out, want) {
 			t.Errorf("output lacks the row %q:\n%s", want, out)
 		}
