@@ -1,7 +1,5 @@
 package report
 
-import "unicode/utf8"
-
 // A Bar is one bar of a BarChart: the label left of it, its length, its fill (a CSS colour)
 // and a note printed after it and in its tooltip.
 type Bar struct {
@@ -13,17 +11,14 @@ type Bar struct {
 
 // BarChart returns an SVG element, for inline use in an XHTML page, that draws bars as
 // horizontal bars on one scale from 0, with a dashed line at each of marks labelled as a
-// factor ("1x"; for a speedup chart, 1 and the ideal). The labels get the room the longest
-// needs, 90 pixels at least as in the report's speedup charts; notes should stay within
-// about 20 characters, which is the room after the longest bar. Title, labels and notes are
-// escaped. Values must not be negative.
+// factor ("1x"; for a speedup chart, 1 and the ideal). The labels get the room the widest
+// needs, 90 pixels at least as in the report's speedup charts, and the chart is as wide as
+// its title and its notes need. Title, labels and notes are escaped. Values must not be
+// negative.
 func BarChart(title string, bars []Bar, marks []float64) string {
 	bs := make([]bar, len(bars))
-	longest := 0
 	for i, b := range bars {
 		bs[i] = bar{label: b.Label, value: b.Value, colour: b.Colour, note: b.Note}
-		longest = max(longest, utf8.RuneCountInString(b.Label))
 	}
-	// About 7 pixels per character at the labels' 12-pixel font, and a gap of 6 before the bar.
-	return labelledBarChart(title, bs, marks, max(90, 7*longest+12))
+	return barChart(title, bs, marks)
 }
