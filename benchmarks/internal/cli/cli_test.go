@@ -100,7 +100,7 @@ func TestCompareEndToEnd(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
-	for _, f := range []string{"report.html", "results.json", "cpu.prof", "run.trace"} {
+	for _, f := range []string{"report.html", "report.svg", "results.json", "cpu.prof", "run.trace"} {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
 			t.Errorf("%s: %v; want a non-empty file", f, err)
 		}

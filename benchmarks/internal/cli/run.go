@@ -87,6 +87,9 @@ func run(o Options, argv []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	fmt.Fprintf(stdout, "report: %s", filepath.Join(o.Out, "report.html"))
+	if len(rep.Results) > 0 {
+		fmt.Fprintf(stdout, ", chart: %s", filepath.Join(o.Out, "report.svg"))
+	}
 	if o.JSON {
 		fmt.Fprintf(stdout, ", results: %s", filepath.Join(o.Out, "results.json"))
 	}
@@ -94,24 +97,30 @@ func run(o Options, argv []string, stdout, stderr io.Writer) (err error) {
 	return nil
 }
 
-// writeFiles writes report.html, and results.json with -json, into o.Out.
+// writeFiles writes report.html, report.svg (the speedup charts as one image) when the run
+// has measured results, and results.json with -json, into o.Out.
 func writeFiles(o Options, rep *report.Report) error {
-	f, err := os.Create(filepath.Join(o.Out, "report.html"))
-	if err != nil {
+	if err := writeFile(filepath.Join(o.Out, "report.html"), rep, report.WriteHTML); err != nil {
 		return err
 	}
-	err = report.WriteHTML(f, rep)
-	if err := errors.Join(err, f.Close()); err != nil {
-		return err
+	if len(rep.Results) > 0 {
+		if err := writeFile(filepath.Join(o.Out, "report.svg"), rep, report.WriteSVG); err != nil {
+			return err
+		}
 	}
 	if !o.JSON {
 		return nil
 	}
-	f, err = os.Create(filepath.Join(o.Out, "results.json"))
+	return writeFile(filepath.Join(o.Out, "results.json"), rep, report.WriteJSON)
+}
+
+// writeFile creates the file name and writes rep into it with write.
+func writeFile(name string, rep *report.Report, write func(io.Writer, *report.Report) error) error {
+	f, err := os.Create(name)
 	if err != nil {
 		return err
 	}
-	err = report.WriteJSON(f, rep)
+	err = write(f, rep)
 	return errors.Join(err, f.Close())
 }
 

@@ -20,5 +20,5 @@ func BarChart(title string, bars []Bar, marks []float64) string {
 	for i, b := range bars {
 		bs[i] = bar{label: b.Label, value: b.Value, colour: b.Colour, note: b.Note}
 	}
-	return barChart(title, bs, marks)
+	return barChart(title, bs, marks).svg
 }

@@ -26,19 +26,28 @@ console.error = function () { pageErrors.push("console.error: " + Array.prototyp
 console.warn = function () { pageErrors.push("console.warn: " + Array.prototype.join.call(arguments, " ")); };
 </script>`
 
-// verdictScript, put last in <body>, measures every text element of every top-level svg
-// against the svg's viewBox (its width and height if it has none) and writes the verdict,
-// as JSON, into a <pre id="verdict">.
+// verdictScript, put last in <body>, measures every text element against the viewBox of
+// its svg (its width and height if it has none), and every svg inside another against the
+// outermost, and writes the verdict, as JSON, into a <pre id="verdict">.
 const verdictScript = `<script>
 (function () {
   var v = { svgs: 0, texts: 0, outside: [], errors: pageErrors };
   document.querySelectorAll("svg").forEach(function (svg) {
-    if (svg.ownerSVGElement) { return; }
     v.svgs++;
+    var root = svg;
+    while (root.ownerSVGElement) { root = root.ownerSVGElement; }
     var vb = svg.viewBox.baseVal;
     var box = vb && vb.width > 0 ? { x: vb.x, y: vb.y, w: vb.width, h: vb.height }
       : { x: 0, y: 0, w: svg.width.baseVal.value, h: svg.height.baseVal.value };
+    if (root !== svg) {
+      var r = root.getBoundingClientRect(), m = svg.getScreenCTM();
+      var a = new DOMPoint(box.x, box.y).matrixTransform(m), b = new DOMPoint(box.x + box.w, box.y + box.h).matrixTransform(m);
+      if (a.x < r.left - 0.5 || a.y < r.top - 0.5 || b.x > r.right + 0.5 || b.y > r.bottom + 0.5) {
+        v.outside.push("an svg of " + box.w + " x " + box.h + " reaches outside its outermost svg");
+      }
+    }
     svg.querySelectorAll("text").forEach(function (t) {
+      if (t.closest("svg") !== svg) { return; }
       v.texts++;
       var b = t.getBBox();
       if (b.x < box.x - 0.5 || b.y < box.y - 0.5 || b.x + b.width > box.x + box.w + 0.5 || b.y + b.height > box.y + box.h + 0.5) {
@@ -157,15 +166,37 @@ func TestReportInBrowser(t *testing.T) {
 
 // TestBrowserCheckSeesFaults: the check itself reports a text outside its svg and an error
 // the page raises, so that TestReportInBrowser's silence means something.
+// TestStandaloneSVGInBrowser checks WriteSVG's image as TestReportInBrowser checks the page:
+// every text inside its svg, every chart inside the image.
+func TestStandaloneSVGInBrowser(t *testing.T) {
+	var b bytes.Buffer
+	if err := report.WriteSVG(&b, browserReport()); err != nil {
+		t.Fatal(err)
+	}
+	page := "<!DOCTYPE html>\n<html><head><title>t</title></head><body>\n" + b.String() + "</body></html>"
+	v, console := inBrowser(t, page)
+	// The image and its 3 speedup charts (tailheavy, tiny, query).
+	if v.SVGs != 4 || v.Texts < 4*3 {
+		t.Errorf("the browser found %d svg elements with %d texts; want the image, 3 charts and their texts", v.SVGs, v.Texts)
+	}
+	for _, o := range v.Outside {
+		t.Errorf("outside: %s", o)
+	}
+	for _, e := range append(v.Errors, console...) {
+		t.Errorf("the page logged: %s", e)
+	}
+}
+
 func TestBrowserCheckSeesFaults(t *testing.T) {
 	page := `<!DOCTYPE html>
 <html><head><title>t</title></head><body>
-<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40"><text x="90" y="20">plinq-aggregate</text><text x="5" y="20">in</text></svg>
+<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40"><text x="90" y="20">plinq-aggregate</text><text x="5" y="20">in</text>
+<g transform="translate(50,0)"><svg width="60" height="20"><text x="0" y="12" font-size="8">ok</text></svg></g></svg>
 <script>undefinedFunction();</script>
 </body></html>`
 	v, _ := inBrowser(t, page)
-	if v.SVGs != 1 || v.Texts != 2 || len(v.Outside) != 1 || !strings.Contains(v.Outside[0], "plinq-aggregate") {
-		t.Errorf("verdict %+v; want 1 svg, 2 texts, plinq-aggregate outside", v)
+	if v.SVGs != 2 || v.Texts != 3 || len(v.Outside) != 2 || !strings.Contains(v.Outside[0], "plinq-aggregate") || !strings.Contains(v.Outside[1], "reaches outside") {
+		t.Errorf("verdict %+v; want 2 svgs, 3 texts, plinq-aggregate and the inner svg outside", v)
 	}
 	if len(v.Errors) != 1 || !strings.Contains(fmt.Sprint(v.Errors), "undefinedFunction") {
 		t.Errorf("errors %q; want the call of undefinedFunction", v.Errors)

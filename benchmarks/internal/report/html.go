@@ -50,7 +50,9 @@ func view(r *Report) htmlView {
 		vs = append(vs, s)
 	}
 	v.Versions = strings.Join(vs, "; ")
-	v.Speedups = speedupCharts(r.Results)
+	for _, c := range speedupCharts(r.Results) {
+		v.Speedups = append(v.Speedups, template.HTML(c.svg))
+	}
 	last := ""
 	for _, x := range r.Results {
 		row := tableRow{Workload: x.Workload, N: fmt.Sprint(x.N), Impl: x.Impl, Group: x.Group, Workers: x.Workers, Skipped: x.Skipped, First: x.Workload != last}
@@ -93,7 +95,7 @@ func view(r *Report) htmlView {
 
 // speedupCharts draws one bar chart per workload and worker count: speedup over sequential
 // of every implementation that ran, with marks at 1 and at the ideal.
-func speedupCharts(rs []runner.Result) []template.HTML {
+func speedupCharts(rs []runner.Result) []chart {
 	type key struct {
 		w string
 		k int
@@ -111,10 +113,10 @@ func speedupCharts(rs []runner.Result) []template.HTML {
 		byKey[k] = append(byKey[k], bar{label: r.Impl, value: r.Speedup, colour: groupColour[r.Group],
 			note: fmt.Sprintf("%.2fx (%s)", r.Speedup, FormatNs(r.MedianNs))})
 	}
-	var out []template.HTML
+	var out []chart
 	for _, k := range order {
 		title := fmt.Sprintf("%s, %d workers: speedup over sequential", k.w, k.k)
-		out = append(out, template.HTML(barChart(title, byKey[k], []float64{1, float64(k.k)})))
+		out = append(out, barChart(title, byKey[k], []float64{1, float64(k.k)}))
 	}
 	return out
 }

@@ -234,3 +234,32 @@ func TestNoiseRowsTakeTheMostWorkers(t *testing.T) {
 		t.Errorf("NoiseRows = %+v; want [%+v] (3 workers; auto not run with 3)", rows, want)
 	}
 }
+
+// TestWriteSVG: the image is well-formed XML with a chart per (workload, workers) inside it,
+// names the machine, and is refused when there is nothing to chart.
+func TestWriteSVG(t *testing.T) {
+	var b bytes.Buffer
+	if err := report.WriteSVG(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(&b)
+	svgs := 0
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("WriteSVG's image is not well-formed: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "svg" {
+			svgs++
+		}
+	}
+	if svgs != 1+2 {
+		t.Errorf("%d <svg> elements; want the image and 2 speedup charts", svgs)
+	}
+	if err := report.WriteSVG(io.Discard, &report.Report{}); err == nil {
+		t.Error("WriteSVG of a report without results: no error")
+	}
+}

@@ -35,16 +35,11 @@ type bar struct {
 
 // barChart draws horizontal bars with a dashed marker at each of marks (for example 1 and
 // the ideal speedup), with at least 90 pixels for the labels.
-func barChart(title string, bars []bar, marks []float64) string {
-	return labelledBarChart(title, bars, marks, 90)
-}
-
-// labelledBarChart is barChart with at least minLabelW pixels left of the bars for their
-// labels: the column is as wide as the widest label needs, and the chart as wide as its
-// title and the notes after the bars need, so that no text is clipped.
-func labelledBarChart(title string, bars []bar, marks []float64, minLabelW int) string {
+// The label column is as wide as the widest label needs, and the chart as wide as its title
+// and the notes after the bars need, so that no text is clipped.
+func barChart(title string, bars []bar, marks []float64) chart {
 	const plotW, rowH, top, labelGap = 300, 18, 28, 6
-	labelW := float64(minLabelW)
+	labelW := 90.0
 	maxV := 0.0
 	for _, b := range bars {
 		maxV = max(maxV, b.value)
@@ -59,9 +54,9 @@ func labelledBarChart(title string, bars []bar, marks []float64, minLabelW int) 
 	for _, b := range bars {
 		w = max(w, x(b.value)+4+textWidth(b.note, 11, false)+2)
 	}
-	h := top + rowH*len(bars) + 24
+	h := float64(top + rowH*len(bars) + 24)
 	var s strings.Builder
-	svgOpen(&s, w, float64(h), title)
+	w, h = svgOpen(&s, w, h, title)
 	fmt.Fprintf(&s, `<text x="0" y="16" font-weight="bold">%s</text>`, esc(title))
 	for i, b := range bars {
 		y := top + rowH*i
@@ -76,14 +71,22 @@ func labelledBarChart(title string, bars []bar, marks []float64, minLabelW int) 
 		fmt.Fprintf(&s, `<text x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="%s">%gx</text>`, x(m), bottom+14, colAxis, m)
 	}
 	s.WriteString(`</svg>`)
-	return s.String()
+	return chart{w, h, s.String()}
 }
 
-// svgOpen writes the opening tag of a chart w by h pixels, with a viewBox of the same size
-// so that the chart scales as a whole when shown smaller.
-func svgOpen(s *strings.Builder, w, h float64, title string) {
+// chart is one chart: an svg element of w by h pixels.
+type chart struct {
+	w, h float64
+	svg  string
+}
+
+// svgOpen writes the opening tag of a chart w by h pixels, rounded up to whole pixels, with
+// a viewBox of the same size so that the chart scales as a whole when shown smaller, and
+// returns the rounded size.
+func svgOpen(s *strings.Builder, w, h float64, title string) (float64, float64) {
 	w, h = math.Ceil(w), math.Ceil(h)
 	fmt.Fprintf(s, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" role="img" aria-label="%s">`, w, h, w, h, esc(title))
+	return w, h
 }
 
 // gantt draws a timeline: a lane per worker, a bar per chunk, coloured own or stolen, on a
