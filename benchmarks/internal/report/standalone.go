@@ -34,16 +34,20 @@ func WriteSVG(w io.Writer, r *Report) error {
 		}
 		y += rowH
 	}
+	var key strings.Builder
+	x := 0.0
+	for _, k := range []struct{ name, colour string }{{"stealkit", groupColour["stealkit"]}, {"peers", groupColour["peer"]}, {"hand-written baselines", groupColour["baseline"]}} {
+		fmt.Fprintf(&key, "<rect x=\"%g\" y=\"32\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%g\" y=\"43\" font-size=\"12\">%s</text>\n", x, k.colour, x+16, esc(k.name))
+		x += 16 + textWidth(k.name, 12, false) + 16
+	}
+	const dashes = "dashed lines at 1x and at the ideal, the worker count"
+	fmt.Fprintf(&key, "<text x=\"%g\" y=\"43\" font-size=\"12\">%s</text>\n", x, dashes)
+	width = max(width, x+textWidth(dashes, 12, false)+2)
 	var s strings.Builder
 	width, height := svgOpen(&s, width, y, heading)
 	fmt.Fprintf(&s, "\n<rect width=\"%g\" height=\"%g\" fill=\"white\"/>\n<g font-family=\"system-ui, sans-serif\">\n", width, height)
 	fmt.Fprintf(&s, "<text x=\"0\" y=\"18\" font-weight=\"bold\">%s</text>\n", esc(heading))
-	x := 0.0
-	for _, k := range []struct{ name, colour string }{{"stealkit", groupColour["stealkit"]}, {"peers", groupColour["peer"]}, {"hand-written baselines", groupColour["baseline"]}} {
-		fmt.Fprintf(&s, "<rect x=\"%g\" y=\"32\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%g\" y=\"43\" font-size=\"12\">%s</text>\n", x, k.colour, x+16, esc(k.name))
-		x += 16 + textWidth(k.name, 12, false) + 16
-	}
-	fmt.Fprintf(&s, "<text x=\"%g\" y=\"43\" font-size=\"12\">dashed lines: 1x and the ideal, workers x</text>\n", x)
+	s.WriteString(key.String())
 	s.WriteString(body.String())
 	s.WriteString("</g>\n</svg>\n")
 	_, err := io.WriteString(w, s.String())
