@@ -16,8 +16,7 @@ done
 
 # One package at a time (-p 1): the simulator's calibration tests time this machine, a cache
 # line's ping-pong between two goroutines that must run at once, and with another package's
-# test binary busy on both cores they take turns instead (TestPingPong read 3.6 ms a step
-# while internal/cli's end-to-end tests ran, in a CI run at 010f6f4).
+# test binary busy on both cores they take turns instead, and TestPingPong times their turns.
 echo "== benchmarks: go test"
 go test -p 1 -count=1 ./...
 
