@@ -17,8 +17,7 @@ import (
 
 // DefaultScale is the work scale of the default comparison: a quarter of each workload's
 // work per repetition (see workloads.Workload.Size), so that the whole comparison stays well
-// under 2 minutes on 2 cores (about a minute in RESULTS.md's run). -scale 1 runs the sizes of
-// benchmarks/WORKLOADS.md.
+// under 2 minutes on 2 cores. -scale 1 runs the sizes of benchmarks/WORKLOADS.md.
 const DefaultScale = 0.25
 
 // maxWorkers bounds -workers; the simulator handles any count, a real run this many goroutines.

@@ -1,7 +1,8 @@
-// Package workloads is the benchmark runner's list of workloads: those the library defines in
-// internal/workload, benchmarks/WORKLOADS.md's seven (workload.All) and the three stealkit's benchmarks add
-// (workload.More: spmv, matmul, query), with what the runner needs to know about them besides
-// their definition: how their work grows with n, and whether it is uneven.
+// Package workloads is the benchmark runner's list of workloads: those of
+// benchmarks/WORKLOADS.md that the library defines in internal/workload, the seven
+// (workload.All) and the three the project adds (workload.More: spmv, matmul, query), with
+// what the runner needs to know about them besides their definition: how their work grows
+// with n, and whether it is uneven.
 package workloads
 
 import (
@@ -28,8 +29,8 @@ type Workload struct {
 	New func(n int) workload.Instance
 }
 
-// All returns the workloads in report order: benchmarks/WORKLOADS.md's seven (saxpy, uniform,
-// triangular, tailheavy, randomskew, mandelbrot, tiny), then spmv, matmul and query.
+// All returns the workloads in report order: the seven of benchmarks/WORKLOADS.md (saxpy,
+// uniform, triangular, tailheavy, randomskew, mandelbrot, tiny), then spmv, matmul and query.
 func All() []Workload {
 	uneven := map[string]bool{"triangular": true, "tailheavy": true, "randomskew": true, "mandelbrot": true, "spmv": true}
 	degree := map[string]int{"mandelbrot": 2, "matmul": 3}
