@@ -26,11 +26,12 @@ console.error = function () { pageErrors.push("console.error: " + Array.prototyp
 console.warn = function () { pageErrors.push("console.warn: " + Array.prototype.join.call(arguments, " ")); };
 </script>`
 
-// verdictScript, put last in <body>, measures every text element against the viewBox of
-// its svg (its width and height if it has none), and every svg inside another against the
-// outermost, and writes the verdict, as JSON, into a <pre id="verdict">.
+// verdictScript, put last in <body>, waits for the page's load event (so that failed loads
+// have reported), then measures every text element against the viewBox of its svg (its
+// width and height if it has none), and every svg inside another against the outermost, and
+// writes the verdict, as JSON, into a <pre id="verdict">.
 const verdictScript = `<script>
-(function () {
+window.addEventListener("load", function () {
   var v = { svgs: 0, texts: 0, outside: [], errors: pageErrors };
   document.querySelectorAll("svg").forEach(function (svg) {
     v.svgs++;
@@ -60,7 +61,7 @@ const verdictScript = `<script>
   pre.id = "verdict";
   pre.textContent = JSON.stringify(v);
   document.body.appendChild(pre);
-})();
+});
 </script>`
 
 // verdict is what verdictScript reports.
@@ -115,7 +116,7 @@ func inBrowser(t *testing.T, page string) (verdict, []string) {
 	}
 	var console []string
 	for _, l := range strings.Split(stderr.String(), "\n") {
-		if strings.Contains(l, ":CONSOLE(") {
+		if strings.Contains(l, ":CONSOLE") { // "INFO:CONSOLE:1] \"message\", source: ..."
 			console = append(console, l)
 		}
 	}
@@ -194,11 +195,14 @@ func TestBrowserCheckSeesFaults(t *testing.T) {
 <g transform="translate(50,0)"><svg width="60" height="20"><text x="0" y="12" font-size="8">ok</text></svg></g></svg>
 <script>undefinedFunction();</script>
 </body></html>`
-	v, _ := inBrowser(t, page)
+	v, console := inBrowser(t, page)
 	if v.SVGs != 2 || v.Texts != 3 || len(v.Outside) != 2 || !strings.Contains(v.Outside[0], "plinq-aggregate") || !strings.Contains(v.Outside[1], "reaches outside") {
 		t.Errorf("verdict %+v; want 2 svgs, 3 texts, plinq-aggregate and the inner svg outside", v)
 	}
 	if len(v.Errors) != 1 || !strings.Contains(fmt.Sprint(v.Errors), "undefinedFunction") {
 		t.Errorf("errors %q; want the call of undefinedFunction", v.Errors)
+	}
+	if len(console) != 1 || !strings.Contains(console[0], "undefinedFunction") {
+		t.Errorf("browser log's console lines %q; want the uncaught call of undefinedFunction", console)
 	}
 }
