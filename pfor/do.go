@@ -27,7 +27,7 @@ func Do(fns ...func()) {
 	}
 	w := taskSched.acquire()
 	defer taskSched.release(w)
-	g := new(Group)
+	g := &Group{name: "Do"}
 	for _, f := range fns[1:] {
 		t := w.newGroupTask(g)
 		t.plain = f

@@ -3,7 +3,6 @@ package pfor
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
 	"runtime/pprof"
 	"runtime/trace"
 
@@ -33,6 +32,7 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 	}
 	j := &job{
 		body:  body,
+		call:  c.call,
 		slots: int32(c.workers),
 		wake:  make(chan struct{}, 1),
 	}
@@ -91,7 +91,7 @@ func (j *job) result(c config) error {
 func inline(lo, hi int, c config, body func(slot, lo, hi int) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			panic(&PanicError{Value: r, Stack: debug.Stack()})
+			panic(wrapPanic(c.call, r))
 		}
 	}()
 	if c.stats == nil {

@@ -260,7 +260,7 @@ func (w *Worker) runFrame(f *task) {
 	seq := f.seq
 	defer func() {
 		if r := recover(); r != nil {
-			f.panic = asPanicError(r)
+			f.panic = wrapPanic("", r) // named by the entry point that re-raises it
 		}
 		owner := f.owner // never changes: safe to read after done
 		f.done.Store(seq)

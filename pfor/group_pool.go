@@ -3,7 +3,6 @@ package pfor
 import (
 	"context"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"sync"
@@ -256,15 +255,6 @@ func (p *taskPool) run(f func(w *Worker)) {
 // of the panic site (or as it is, if it already is one).
 func rethrow() {
 	if r := recover(); r != nil {
-		panic(asPanicError(r))
+		panic(wrapPanic("Run", r))
 	}
-}
-
-// asPanicError wraps a recovered value, capturing the current stack: called
-// in the deferred function that recovered, it still shows the panic site.
-func asPanicError(r any) *PanicError {
-	if pe, ok := r.(*PanicError); ok {
-		return pe
-	}
-	return &PanicError{Value: r, Stack: debug.Stack()}
 }

@@ -80,7 +80,7 @@ func (t *groupTask) exec(w *Worker) {
 		w.cur = prev
 		if r := recover(); r != nil {
 			g.stop.Store(true) // before capturing the stack, which takes a while
-			g.fail(nil, asPanicError(r))
+			g.fail(nil, wrapPanic(g.call(), r))
 		}
 		if t.kids.Load() == 0 || t.kids.Add(-1) == -1 {
 			w.complete(t)

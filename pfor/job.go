@@ -3,7 +3,6 @@ package pfor
 import (
 	"context"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +39,7 @@ type job struct {
 	nudge    sync.Cond    // on mu; signalled with a token added to tokens
 	tokens   int          // guarded by mu: wake-ups not yet taken by a sleeper
 
+	call   string          // the entry point, for *PanicError
 	label  string          // trace region name, "" for "pfor"
 	labels context.Context // pprof labels for helpers, nil if none
 
@@ -185,7 +185,7 @@ func (j *job) process(s, lo, hi int, split partition.SplittingRun, ws *WorkerSta
 // the stack of the panic site.
 func (j *job) panicked(r any) {
 	j.stop.Store(true) // before capturing the stack, which takes a while
-	j.fail(nil, &PanicError{Value: r, Stack: debug.Stack()})
+	j.fail(nil, wrapPanic(j.call, r))
 }
 
 // fail records the first error or panic and stops the job. A panic replaces

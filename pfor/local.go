@@ -17,7 +17,7 @@ func ChunksLocal[S any](lo, hi int, init func() S, body func(state S, lo, hi int
 	checkRange("ChunksLocal", lo, hi)
 	checkFunc("ChunksLocal", "init", init == nil)
 	checkFunc("ChunksLocal", "body", body == nil)
-	chunksLocal(nil, lo, hi, init, func(s S, lo, hi int) error { body(s, lo, hi); return nil }, finish, opts)
+	chunksLocal(nil, "ChunksLocal", lo, hi, init, func(s S, lo, hi int) error { body(s, lo, hi); return nil }, finish, opts)
 }
 
 // ChunksLocalErr is ChunksLocal with a context and errors, as RangeErr is to
@@ -27,11 +27,11 @@ func ChunksLocalErr[S any](ctx context.Context, lo, hi int, init func() S, body 
 	checkRange("ChunksLocalErr", lo, hi)
 	checkFunc("ChunksLocalErr", "init", init == nil)
 	checkFunc("ChunksLocalErr", "body", body == nil)
-	return chunksLocal(ctx, lo, hi, init, body, finish, opts)
+	return chunksLocal(ctx, "ChunksLocalErr", lo, hi, init, body, finish, opts)
 }
 
-func chunksLocal[S any](ctx context.Context, lo, hi int, init func() S, body func(S, int, int) error, finish func(S), opts []Option) error {
-	c := configure(opts)
+func chunksLocal[S any](ctx context.Context, call string, lo, hi int, init func() S, body func(S, int, int) error, finish func(S), opts []Option) error {
+	c := configure(call, opts)
 	states := make([]S, c.workers)
 	made := make([]bool, c.workers) // element s written only by slot s's driver
 	err := func() error {
@@ -39,11 +39,13 @@ func chunksLocal[S any](ctx context.Context, lo, hi int, init func() S, body fun
 			if finish == nil {
 				return
 			}
-			for s := range states {
-				if made[s] {
-					finish(states[s])
+			guard(call, func() {
+				for s := range states {
+					if made[s] {
+						finish(states[s])
+					}
 				}
-			}
+			})
 		}()
 		return execute(ctx, lo, hi, c, func(slot, lo, hi int) error {
 			if !made[slot] {

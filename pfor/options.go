@@ -7,7 +7,8 @@ import (
 	"github.com/stealkit/stealkit/partition"
 )
 
-// An Option configures one parallel call.
+// An Option configures one parallel call. A nil Option is a bad argument:
+// the call panics with a message naming it.
 type Option func(*config)
 
 type config struct {
@@ -16,6 +17,7 @@ type config struct {
 	grain   int                   // 0: the partitioner's own
 	stats   *Stats
 	label   string
+	call    string // the entry point, for messages and *PanicError
 	policy  Policy // NewPool only
 }
 
@@ -72,9 +74,13 @@ func WithLabel(name string) Option {
 // state of its own, its runs do.
 var defaultPartitioner = partition.Auto()
 
-func configure(opts []Option) config {
-	var c config
-	for _, o := range opts {
+// configure applies the options of a call to the entry point named call.
+func configure(call string, opts []Option) config {
+	c := config{call: call}
+	for i, o := range opts {
+		if o == nil {
+			panic(fmt.Sprintf("pfor: %s: opts[%d] is nil", call, i))
+		}
 		o(&c)
 	}
 	if c.workers == 0 {

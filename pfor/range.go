@@ -18,7 +18,7 @@ import "context"
 func Range(lo, hi int, body func(i int), opts ...Option) {
 	checkRange("Range", lo, hi)
 	checkFunc("Range", "body", body == nil)
-	execute(nil, lo, hi, configure(opts), func(_, lo, hi int) error {
+	execute(nil, lo, hi, configure("Range", opts), func(_, lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			body(i)
 		}
@@ -33,7 +33,7 @@ func Range(lo, hi int, body func(i int), opts ...Option) {
 func Chunks(lo, hi int, body func(lo, hi int), opts ...Option) {
 	checkRange("Chunks", lo, hi)
 	checkFunc("Chunks", "body", body == nil)
-	execute(nil, lo, hi, configure(opts), func(_, lo, hi int) error {
+	execute(nil, lo, hi, configure("Chunks", opts), func(_, lo, hi int) error {
 		body(lo, hi)
 		return nil
 	})
@@ -48,7 +48,7 @@ func Chunks(lo, hi int, body func(lo, hi int), opts ...Option) {
 func RangeErr(ctx context.Context, lo, hi int, body func(i int) error, opts ...Option) error {
 	checkRange("RangeErr", lo, hi)
 	checkFunc("RangeErr", "body", body == nil)
-	return execute(ctx, lo, hi, configure(opts), func(_, lo, hi int) error {
+	return execute(ctx, lo, hi, configure("RangeErr", opts), func(_, lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			if err := body(i); err != nil {
 				return err
@@ -62,5 +62,5 @@ func RangeErr(ctx context.Context, lo, hi int, body func(i int) error, opts ...O
 func ChunksErr(ctx context.Context, lo, hi int, body func(lo, hi int) error, opts ...Option) error {
 	checkRange("ChunksErr", lo, hi)
 	checkFunc("ChunksErr", "body", body == nil)
-	return execute(ctx, lo, hi, configure(opts), func(_, lo, hi int) error { return body(lo, hi) })
+	return execute(ctx, lo, hi, configure("ChunksErr", opts), func(_, lo, hi int) error { return body(lo, hi) })
 }
