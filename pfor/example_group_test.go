@@ -82,7 +82,7 @@ func ExampleGroup() {
 	// whatever depth, and Wait returns when the whole tree is done.
 	tree := map[string][]string{"/": {"/a", "/b"}, "/a": {"/a/x", "/a/y"}, "/b": {"/b/z"}}
 	var dirs atomic.Int32
-	g := pfor.NewGroup(context.Background())
+	g, _ := pfor.NewGroup(context.Background())
 	var walk func(w *pfor.Worker, dir string) error
 	walk = func(w *pfor.Worker, dir string) error {
 		dirs.Add(1)
@@ -99,7 +99,7 @@ func ExampleGroup() {
 
 func ExampleNewGroup() {
 	errNotFound := errors.New("not found")
-	g := pfor.NewGroup(context.Background())
+	g, _ := pfor.NewGroup(context.Background())
 	for _, name := range []string{"a", "b", "missing"} {
 		g.Go(func(*pfor.Worker) error {
 			if name == "missing" {
@@ -125,7 +125,7 @@ func ExampleGroup_Go() {
 }
 
 func ExampleGroup_Wait() {
-	g := pfor.NewGroup(context.Background())
+	g, _ := pfor.NewGroup(context.Background())
 	g.Go(func(*pfor.Worker) error { panic("bad input") })
 	defer func() {
 		pe := recover().(*pfor.PanicError)

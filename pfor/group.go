@@ -12,29 +12,34 @@ import (
 // the group, from any depth, and a way to wait for all of them: errgroup's
 // shape on work-stealing deques.
 //
-//	g := pfor.NewGroup(ctx)
+//	g, ctx := pfor.NewGroup(ctx)
 //	g.Go(func(w *pfor.Worker) error {
 //		w.Go(g, child) // from inside a task: onto this worker's deque
-//		return nil
+//		return work(ctx)
 //	})
 //	err := g.Wait()
 //
 // Tasks are called concurrently from several goroutines, in no particular
 // order: a worker runs the tasks it spawned newest first, and idle workers
-// steal the oldest. A task costs 70 to 450 ns to spawn, run and count on
-// this project's 2-core machine (BenchmarkGroup), plus what its closure
-// costs to allocate: the high end when a thief takes empty tasks one by one
-// from a worker that spawned a thousand of them in a loop. For fine-grained
-// fan-out, split recursively with Both or Join, or use Range.
+// steal the oldest. A task costs a few hundred nanoseconds at most to
+// spawn, run and count (BenchmarkGroup), plus what its closure costs to
+// allocate. For fine-grained fan-out, split recursively with Both or Join,
+// or use Range.
+//
+// Unlike errgroup's functions, a task gets a *Worker, the handle through
+// which it forks and waits cheaply (Worker.Go, Worker.Join, Both,
+// Worker.Wait); a task that does not need it ignores it. Tasks are for
+// computation: see Worker on tasks that block.
 //
 // Errors and cancellation: once a task returns an error or the context is
-// done, tasks that have not started are skipped (running ones finish). Wait
-// returns the first error a task returned (first in time), else the
-// context's error if a task was skipped for it, else nil.
+// done, tasks that have not started are skipped (running ones finish; they
+// see the failure through the context NewGroup returns). Wait returns the
+// first error a task returned (first in time), else the context's error if
+// a task was skipped for it, else nil.
 //
 // Panics: a panic in a task also skips the tasks not yet started; once
 // every task has finished, Wait re-raises it as a *PanicError with the
-// stack of the panic site. A panic beats an error.
+// stack of the panic site and Call "Group task". A panic beats an error.
 //
 // runtime.Goexit in a task ends the goroutine running it, which may be
 // the one that called Wait, since it takes part in the work; the task
@@ -48,6 +53,8 @@ type Group struct {
 	stop    atomic.Bool  // set on the first error, panic or cancellation
 	halt    <-chan struct{}
 	ctx     context.Context
+	cancel  context.CancelCauseFunc // of the context NewGroup returned, or nil
+	name    string                  // the call its tasks belong to, for *PanicError: "" for "Group task"
 
 	mu       sync.Mutex
 	err      error
@@ -57,21 +64,29 @@ type Group struct {
 	nwait    atomic.Int32    // len(waiters)
 }
 
-// NewGroup returns a Group whose tasks are skipped once ctx is done. It
-// panics if ctx is nil.
-func NewGroup(ctx context.Context) *Group {
+// NewGroup returns a Group whose tasks are skipped once ctx is done, and a
+// context derived from ctx, as errgroup.WithContext does: it is canceled
+// the first time a task returns an error or panics, with that error (or
+// the *PanicError) as its cause (see context.Cause), or the first time
+// Wait returns, whichever comes first. Tasks watch it to stop early when a
+// sibling fails. (A Context method was the alternative; returning the
+// context, as errgroup does, keeps the zero Group valid and puts the
+// context where a reader of the call expects it.) NewGroup panics if ctx
+// is nil.
+func NewGroup(ctx context.Context) (*Group, context.Context) {
 	if ctx == nil {
 		panic("pfor: NewGroup(nil): use context.Background()")
 	}
-	return &Group{ctx: ctx, halt: ctx.Done()}
+	derived, cancel := context.WithCancelCause(ctx)
+	return &Group{ctx: ctx, halt: ctx.Done(), cancel: cancel}, derived
 }
 
-// Go spawns f as a task of g. It can be called from any goroutine; from
-// outside the pool the task goes to the pool's injection queue, and is
-// started by the first idle worker (with GOMAXPROCS 1 the pool has no
-// worker goroutine: by the goroutine that calls Wait). Inside a task,
-// w.Go(g, f) is cheaper: it pushes onto the worker's own deque. Go panics
-// if f is nil.
+// Go spawns f as a task of g. It can be called from any goroutine, and
+// needs no Worker: from outside the pool the task goes to the pool's
+// injection queue, and is started by the first idle worker (with
+// GOMAXPROCS 1 the pool has no worker goroutine: by the goroutine that
+// calls Wait). Inside a task, w.Go(g, f) is cheaper: it pushes onto the
+// worker's own deque. Go panics if f is nil.
 func (g *Group) Go(f func(w *Worker) error) {
 	checkFunc("Group.Go", "f", f == nil)
 	if g.skip() {
@@ -87,12 +102,35 @@ func (g *Group) Go(f func(w *Worker) error) {
 // context's, or nil; or it re-raises a panic. The calling goroutine takes
 // part as a guest worker, so Wait may also run tasks of other groups,
 // which can delay its return by as long as one such task runs. Inside a
-// task, use w.Wait(g); a task of g must not wait for g, which would wait
-// for the task itself.
+// task, w.Wait(g) is cheaper.
+//
+// A task of g must not wait for g, which would wait for the task itself:
+// Wait panics if called from a task of g (one running innermost on the
+// calling goroutine), as Worker.Wait does.
 func (g *Group) Wait() error {
+	defer g.done()
+	return g.wait("Group.Wait")
+}
+
+// wait is Group.Wait for the entry point named call.
+func (g *Group) wait(call string) error {
 	w := taskSched.acquire()
 	defer taskSched.release(w)
+	if g.pending.Load() != 0 {
+		defer w.gid.Store(0) // the guest may go to another goroutine next
+		w.gid.Store(goid())
+		if waitsForItself(w.gid.Load(), g) {
+			panic("pfor: " + call + ": called from a task of the Group, which would wait for itself")
+		}
+	}
 	return w.Wait(g)
+}
+
+// done cancels the context NewGroup returned once Wait returns.
+func (g *Group) done() {
+	if g.cancel != nil {
+		g.cancel(nil)
+	}
 }
 
 // Go spawns f as a task of g onto w's deque: w's worker runs it when it is
@@ -157,7 +195,7 @@ func (g *Group) skip() bool {
 	return g.stop.Load()
 }
 
-// fail records the first error or panic and stops g.
+// fail records the first error or panic, stops g and cancels its context.
 func (g *Group) fail(err error, p *PanicError) {
 	g.stop.Store(true)
 	g.mu.Lock()
@@ -168,6 +206,20 @@ func (g *Group) fail(err error, p *PanicError) {
 		g.err = err
 	}
 	g.mu.Unlock()
+	if g.cancel != nil {
+		if p != nil {
+			err = p
+		}
+		g.cancel(err) // only the first cause counts
+	}
+}
+
+// call names the entry point g's tasks belong to, for *PanicError.
+func (g *Group) call() string {
+	if g.name == "" {
+		return "Group task"
+	}
+	return g.name
 }
 
 // finish records that a task has finished, waking waiters after the last.

@@ -93,7 +93,7 @@ func TestJoinPanics(t *testing.T) {
 // worker's thread is descheduled in between (on a loaded 2-core machine
 // 4,710 links once ran), but a group that does not skip runs all 200,001.
 func TestGroupPanic(t *testing.T) {
-	g := pfor.NewGroup(context.Background())
+	g, _ := pfor.NewGroup(context.Background())
 	var ran atomic.Int64
 	var link func(w *pfor.Worker, k int) error
 	link = func(w *pfor.Worker, k int) error {
@@ -121,7 +121,7 @@ func TestGroupPanic(t *testing.T) {
 	// A panic in a task that was running when another task failed still
 	// reaches Wait, and beats the error.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the two tasks must run at once
-	g = pfor.NewGroup(context.Background())
+	g, _ = pfor.NewGroup(context.Background())
 	started, failed := make(chan struct{}), make(chan struct{})
 	g.Go(func(*pfor.Worker) error {
 		close(started)

@@ -80,7 +80,7 @@ func TestJoinExactlyOnce(t *testing.T) {
 		const nodes = 20_000
 		counts := make([]atomic.Int32, nodes)
 		var next atomic.Int64
-		g := pfor.NewGroup(context.Background())
+		g, _ := pfor.NewGroup(context.Background())
 		var visit func(w *pfor.Worker, seed uint64)
 		visit = func(w *pfor.Worker, seed uint64) {
 			id := next.Add(1) - 1
@@ -128,7 +128,7 @@ func TestWaitHelps(t *testing.T) {
 				leaves.Add(1)
 				return nil
 			}
-			g := pfor.NewGroup(context.Background())
+			g, _ := pfor.NewGroup(context.Background())
 			w.Go(g, func(w *pfor.Worker) error { return down(w, depth-1) })
 			if depth%100 == 0 { // a little breadth, so that workers steal
 				w.Go(g, func(w *pfor.Worker) error { return down(w, 5) })
@@ -174,7 +174,7 @@ func TestGroupFromOutside(t *testing.T) {
 // what Wait returns; the Group stays failed.
 func TestGroupFirstError(t *testing.T) {
 	errFirst := errors.New("first")
-	g := pfor.NewGroup(context.Background())
+	g, _ := pfor.NewGroup(context.Background())
 	var ran atomic.Int64
 	var link func(w *pfor.Worker, k int) error // a chain: each task spawns the next
 	link = func(w *pfor.Worker, k int) error {
@@ -207,7 +207,7 @@ func TestGroupFirstError(t *testing.T) {
 func TestGroupContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	g := pfor.NewGroup(ctx)
+	g, _ := pfor.NewGroup(ctx)
 	ran := false
 	g.Go(func(*pfor.Worker) error { ran = true; return nil })
 	if err := g.Wait(); !errors.Is(err, context.Canceled) || ran {
@@ -215,7 +215,7 @@ func TestGroupContext(t *testing.T) {
 	}
 
 	ctx, cancel = context.WithCancel(context.Background())
-	g = pfor.NewGroup(ctx)
+	g, _ = pfor.NewGroup(ctx)
 	var n atomic.Int64
 	var spawn func(w *pfor.Worker, depth int) error
 	spawn = func(w *pfor.Worker, depth int) error {
@@ -238,7 +238,7 @@ func TestGroupContext(t *testing.T) {
 	}
 
 	ctx, cancel = context.WithCancel(context.Background())
-	g = pfor.NewGroup(ctx)
+	g, _ = pfor.NewGroup(ctx)
 	g.Go(func(*pfor.Worker) error { cancel(); return nil })
 	if err := g.Wait(); err != nil {
 		t.Errorf("cancelled by the last task: Wait = %v; want nil", err)

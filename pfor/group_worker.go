@@ -2,6 +2,7 @@ package pfor
 
 import (
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/stealkit/stealkit/internal/deque"
@@ -59,6 +60,11 @@ type Worker struct {
 	// one (see fork).
 	frames []*task
 	depth  int
+
+	// The id of the goroutine using the worker, for Group.Wait's check for
+	// a task waiting for its own Group (see goid): pool workers set it
+	// when their goroutine starts, guests while in Group.Wait; else 0.
+	gid atomic.Uint64
 
 	free []*groupTask // finished Group tasks for reuse (see groupTasks)
 	cur  *groupTask   // the Group task running innermost on this worker, or nil
@@ -241,6 +247,7 @@ func (w *Worker) loop() {
 		w.pool.exited.Done()
 	}()
 	labelWorker(w.index)
+	w.gid.Store(goid())
 	for {
 		t := w.pop()
 		if t == nil {
