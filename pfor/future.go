@@ -106,9 +106,40 @@ func (f *FutureErr[T]) Get(w *Worker) (T, error) {
 	return f.get(w, "FutureErr.Get")
 }
 
+// Go starts f as a task on the task pool and returns its Future, to be
+// collected with Wait: Spawn for a caller that holds no Worker (outside the
+// pool, or in a function given to Join, Do or Range) and a function that
+// needs none. f is queued for the first idle worker, as Group.Go queues a
+// task, and called on some worker's goroutine, concurrently with the
+// caller; panics are re-raised by Wait and Get as *PanicError with Call
+// "Future". Go panics if f is nil.
+func Go[T any](f func() T) *Future[T] {
+	checkFunc("Go", "f", f == nil)
+	fu := new(Future[T])
+	fu.spawn(nil, func(*Worker) error {
+		fu.val = f()
+		return nil
+	})
+	return fu
+}
+
+// Wait is Get for a caller that holds no Worker: Get(nil). It takes part
+// in the pool's work until the result is ready, and panics as Get does; it
+// also panics if called from the future's own task.
+func (f *Future[T]) Wait() T {
+	v, _ := f.get(nil, "Future.Wait")
+	return v
+}
+
+// Wait is Get for a caller that holds no Worker: Get(nil), as for Future.
+func (f *FutureErr[T]) Wait() (T, error) {
+	return f.get(nil, "FutureErr.Wait")
+}
+
 // spawn starts run as the future's one task: from w's deque, or from the
 // injection queue if w is nil.
 func (f *future[T]) spawn(w *Worker, run func(w *Worker) error) {
+	f.g.name = "Future"
 	if w == nil {
 		f.g.Go(run)
 		return
@@ -129,7 +160,7 @@ func (f *future[T]) spawn(w *Worker, run func(w *Worker) error) {
 // other tasks while a thief runs it.
 func (f *future[T]) get(w *Worker, call string) (T, error) {
 	if w == nil {
-		err := f.g.Wait()
+		err := f.g.wait(call)
 		return f.val, err
 	}
 	if w.cur != nil && w.cur.g == &f.g {

@@ -1,0 +1,41 @@
+package pfor
+
+// Join calls a and b, in parallel if a worker of the task pool is free to
+// take a, and returns when both have returned: rayon::join for callers that
+// hold no Worker. It works from anywhere: outside the pool, in a loop body,
+// in a function given to Do, in a task. b runs on the calling goroutine at
+// once; a waits on a deque where an idle worker may steal it, and runs on
+// the calling goroutine after b if nobody did. While a runs elsewhere the
+// caller runs other tasks of the pool instead of blocking.
+//
+// a and b may run one after the other on the calling goroutine, so they
+// must not wait for each other (on a channel, a lock, a WaitGroup): that
+// would deadlock whenever no worker is free, at GOMAXPROCS 1 always. Use
+// goroutines for functions that must run at the same time. They may run at
+// the same time too, so variables they share need the usual
+// synchronization; writes made by either happen before Join returns.
+//
+// Join takes part in the pool as a guest worker for the duration of the
+// call, as Do and Group.Wait do: the goroutine has no Worker of its own to
+// fork on (Go has no goroutine-local storage; see Worker). That costs a
+// lock taken twice, about a microsecond, where w.Join and Both inside a
+// task cost tens of nanoseconds and allocate nothing: use those when a
+// *Worker is at hand.
+//
+// If a or b panics, Join panics with b's panic if b panicked, else with
+// a's, once neither runs any more, as a *PanicError with Call "Join". Join
+// panics if a or b is nil.
+func Join(a, b func()) {
+	checkFunc("Join", "a", a == nil)
+	checkFunc("Join", "b", b == nil)
+	w := taskSched.acquire()
+	defer taskSched.release(w)
+	guard("Join", func() { Both(w, callFunc, a, b) })
+}
+
+// callFunc calls f: Both(w, callFunc, a, b) is Join(a, b) on w, with no
+// closure.
+func callFunc(_ *Worker, f func()) struct{} {
+	f()
+	return struct{}{}
+}
