@@ -69,6 +69,21 @@ var entryPoints = []struct {
 			}
 		}
 	}},
+	{"MapIndexed", func(lo, hi int, counts []atomic.Int32, opts ...pfor.Option) {
+		out := pfor.MapIndexed(make([]struct{}, hi-lo), func(i int, _ struct{}) int { counts[i].Add(1); return i }, opts...)
+		for i, v := range out {
+			if v != i {
+				panic(fmt.Sprintf("MapIndexed: out[%d] = %d; want %d", i, v, i))
+			}
+		}
+	}},
+	{"ReduceRange", func(lo, hi int, counts []atomic.Int32, opts ...pfor.Option) {
+		n := pfor.ReduceRange(lo, hi, 0, func(a, i int) int { counts[i-lo].Add(1); return a + 1 },
+			func(a, b int) int { return a + b }, opts...)
+		if n != hi-lo {
+			panic(fmt.Sprintf("ReduceRange(%d, %d) counted %d; want %d", lo, hi, n, hi-lo))
+		}
+	}},
 	{"Do", func(lo, hi int, counts []atomic.Int32, opts ...pfor.Option) {
 		fns := make([]func(), hi-lo)
 		for i := range fns {

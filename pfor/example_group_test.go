@@ -98,10 +98,15 @@ func ExampleGroup() {
 }
 
 func ExampleNewGroup() {
+	// The context NewGroup returns is canceled when a task fails, so that
+	// tasks already running can stop early; its cause is the error.
 	errNotFound := errors.New("not found")
-	g, _ := pfor.NewGroup(context.Background())
+	g, ctx := pfor.NewGroup(context.Background())
 	for _, name := range []string{"a", "b", "missing"} {
 		g.Go(func(*pfor.Worker) error {
+			if ctx.Err() != nil {
+				return nil // a sibling failed: no point going on
+			}
 			if name == "missing" {
 				return fmt.Errorf("open %s: %w", name, errNotFound)
 			}
@@ -109,8 +114,8 @@ func ExampleNewGroup() {
 		})
 	}
 	err := g.Wait()
-	fmt.Println(err, errors.Is(err, errNotFound))
-	// Output: open missing: not found true
+	fmt.Println(err, errors.Is(err, errNotFound), context.Cause(ctx) == err)
+	// Output: open missing: not found true true
 }
 
 func ExampleGroup_Go() {

@@ -125,13 +125,16 @@ func ExamplePanicError() {
 	defer func() {
 		pe := recover().(*pfor.PanicError)
 		fmt.Println("recovered:", pe.Value)
+		fmt.Println(pe)
 	}()
 	pfor.Range(0, 100, func(i int) {
 		if i == 42 {
 			panic("bad input at 42")
 		}
 	})
-	// Output: recovered: bad input at 42
+	// Output:
+	// recovered: bad input at 42
+	// pfor: panic in Range: bad input at 42
 }
 
 func ExampleWithPartitioner() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/stealkit/stealkit/internal/callname"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -105,3 +106,7 @@ func (c config) partitioner() partition.Partitioner {
 // start on the caller alone while helpers lag (see lag.go); the others hand
 // out the ranges their partitioner and grain promise.
 func (c config) adapts() bool { return c.grain == 0 && c.part.Name() == "auto" }
+
+func init() {
+	callname.Option = func(name string) any { return Option(func(c *config) { c.call = name }) }
+}

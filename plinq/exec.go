@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime/debug"
 
+	"github.com/stealkit/stealkit/internal/callname"
 	"github.com/stealkit/stealkit/pfor"
 )
 
@@ -30,6 +31,7 @@ func newExec(s *settings) *exec {
 	}
 	x.check()
 	x.done = x.ctx.Done()
+	x.opts = append(x.opts[:len(x.opts):len(x.opts)], callname.Option(opName).(pfor.Option))
 	x.blockOpts = append(x.opts[:len(x.opts):len(x.opts)], pfor.WithGrain(1))
 	return x
 }
@@ -47,6 +49,10 @@ func (x *exec) canceled() bool {
 		return false
 	}
 }
+
+// opName is the name a *pfor.PanicError gives the operation whose
+// function panicked.
+const opName = "plinq query"
 
 // errStop is how a chunk body stops its loop early; it never reaches users.
 var errStop = errors.New("plinq: stop")
@@ -169,7 +175,7 @@ func guard(f func()) {
 			if _, ok := r.(*canceledError); ok {
 				panic(r)
 			}
-			panic(&pfor.PanicError{Value: r, Stack: debug.Stack()})
+			panic(&pfor.PanicError{Value: r, Stack: debug.Stack(), Call: opName})
 		}
 	}()
 	f()
