@@ -112,7 +112,7 @@ func TestReduceRangeModel(t *testing.T) {
 	} {
 		want := ""
 		for i := tc.lo; i < tc.hi; i++ {
-			want += fmt.Sprint((i%10+10)%10)
+			want += fmt.Sprint((i%10 + 10) % 10)
 		}
 		opts := []pfor.Option{pfor.WithWorkers(4)}
 		if tc.grain > 0 {
