@@ -16,7 +16,9 @@
 //
 // Panics: a panic in a body stops the call from handing out more work; once
 // every worker has stopped it is re-raised in the caller's goroutine as a
-// *PanicError carrying the value and the stack of the panic site.
+// *PanicError carrying the value, the stack of the panic site and the name
+// of the call. Every entry point does this, whether the function ran on a
+// worker or inline on the caller's goroutine.
 //
 // Errors and cancellation: the ...Err forms take a context.Context and bodies
 // that return errors; the first error, or the context's, stops new chunks
@@ -39,16 +41,37 @@
 // half of it, long ones still run in parallel. Calls with another
 // partitioner, or a grain, are unchanged.
 //
-// # Tasks
+// # Fork-join: which call for what
 //
 // Work that creates work as it goes (recursion, tree search, subdivision)
-// runs on a second pool, of tasks on per-worker work-stealing deques:
-// Run, Both and Worker.Join fork and join (Both allocates nothing for a
-// top-level function), a Group collects tasks spawned from any depth, with
-// errors, panics and a context, and Sort and SortStableFunc sort in
-// parallel. Task functions get a *Worker, the handle of the worker that
-// runs them; waiting on a worker runs other tasks instead of blocking it.
-// Do runs its functions on this pool. NewPool makes a task pool of one's
-// own, with work dealing or work balancing in place of work stealing if
-// asked, and counters of what its workers did, to compare the three.
+// runs on a second pool, of tasks on per-worker work-stealing deques. Pick
+// the call by the shape of the work:
+//
+//   - Two things at once, joined at once: Join(a, b). It works from
+//     anywhere. Inside a task, which gets a *Worker, w.Join(a, b) and
+//     Both(w, f, x, y) are the fast path: no lock, and Both allocates
+//     nothing for a top-level f. Run enters the pool with a Worker.
+//   - A fixed handful of functions: Do(fns...).
+//   - A set of tasks that grows as it runs, with errors, cancellation and
+//     a context that tells running tasks a sibling failed: a Group
+//     (NewGroup, Group.Go, Worker.Go, Wait), errgroup's shape.
+//   - A result wanted later, collected by someone else or in another
+//     order: a future (Go and Wait outside a task, Spawn and Get inside).
+//   - A loop, a map or a reduction over an index range: Range, Map,
+//     MapIndexed, Reduce, ReduceRange, on the loop pool, not these.
+//   - Sorting: Sort and SortStableFunc.
+//
+// Join, Both and Do are fork-join in the sense of Rayon's join and
+// oneTBB's parallel_invoke: the functions run in parallel when a worker is
+// free to take one, else one after another on the caller's goroutine. They
+// must not wait for each other (on a channel, a lock, a WaitGroup); the
+// same holds for tasks and futures, whose waits are this package's own
+// (Wait, Get), which run other tasks meanwhile. Goroutines are the tool
+// for functions that must run at the same time.
+//
+// Waiting from outside the pool (Join, Do, Group.Wait, Future.Wait) takes
+// part in the work as a guest worker, so it cannot deadlock even when
+// every pool worker is busy, and a wait called from a task of the Group it
+// waits for panics instead of waiting for itself.
+
 package pfor

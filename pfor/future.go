@@ -49,11 +49,8 @@ type future[T any] struct {
 // with runtime.Goexit, its result is T's zero value. Spawn panics if f is
 // nil.
 //
-// Costs, on this project's 2-core machine: 0.5 µs to spawn a future that
-// returns at once and get it on one worker (BenchmarkFuture/spawn=worker
-// -cpu 1), 1.5 µs when an idle worker steals each one (-cpu 2); a fib
-// forking every call with a future takes 6 times as long as with Both
-// (BenchmarkFuture/fib=27 against BenchmarkFib/impl=both/n=27). A future
+// Costs: a future costs several times a fork with Both, which allocates
+// nothing (BenchmarkFuture/fib=27 against BenchmarkFib/impl=both/n=27): it
 // allocates the Future, the closure wrapping f and, when Get has to wait,
 // the Group's list of waiters.
 func Spawn[T any](w *Worker, f func(w *Worker) T) *Future[T] {

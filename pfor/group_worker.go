@@ -28,7 +28,7 @@ import (
 // Tasks (Join, Both, Worker.Go and Group, Do, Sort) run on a pool of their
 // own, separate from the warm pool of Range and friends: GOMAXPROCS-1
 // worker goroutines, each with a work-stealing deque, started on first use
-// and following GOMAXPROCS. Entry points that take no Worker (Run, Do,
+// and following GOMAXPROCS. Entry points that take no Worker (Run, Join, Do,
 // Group.Wait, Sort, SortStableFunc) make the calling goroutine a guest
 // worker for the duration of the call, with a deque of its own that the
 // pool's workers steal from: one worker per GOMAXPROCS in all, the caller

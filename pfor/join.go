@@ -17,10 +17,11 @@ package pfor
 //
 // Join takes part in the pool as a guest worker for the duration of the
 // call, as Do and Group.Wait do: the goroutine has no Worker of its own to
-// fork on (Go has no goroutine-local storage; see Worker). That costs a
-// lock taken twice, about a microsecond, where w.Join and Both inside a
-// task cost tens of nanoseconds and allocate nothing: use those when a
-// *Worker is at hand.
+// fork on (Go has no goroutine-local storage; see Worker, and goid.go for
+// why looking the worker up by goroutine would cost more). Entering and
+// leaving takes the pool's lock twice, where w.Join and Both inside a task
+// take no lock and allocate nothing (BenchmarkForkTop/impl=join against
+// impl=both): use those when a *Worker is at hand.
 //
 // If a or b panics, Join panics with b's panic if b panicked, else with
 // a's, once neither runs any more, as a *PanicError with Call "Join". Join
