@@ -75,20 +75,29 @@ func TestNewGroupContextCanceledByWait(t *testing.T) {
 
 // TestGroupWaitFromOwnTask: Group.Wait called from a task of the Group,
 // directly or from a function that task gave to Join, panics with a
-// message instead of waiting for itself forever, at any GOMAXPROCS (at 1
-// the task runs on the guest of the outer Wait, else on a pool worker or
-// that guest). Waiting for another Group from a task is fine.
+// message instead of waiting for itself forever, at any GOMAXPROCS: on the
+// guest of the outer Wait (at GOMAXPROCS 1 always) or on a pool worker
+// (forced by waiting only once the task has started). Waiting for another
+// Group from a task is fine.
 func TestGroupWaitFromOwnTask(t *testing.T) {
 	for _, procs := range []int{1, 2, 4} {
-		for _, how := range []string{"task", "join"} {
+		for _, how := range []string{"task", "join", "worker"} {
+			if how == "worker" && procs == 1 {
+				continue // no pool worker: only a waiter runs tasks
+			}
 			done := make(chan any, 1)
 			go func() {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				defer func() { done <- recover() }()
 				var g pfor.Group
-				if how == "task" {
+				switch how {
+				case "task":
 					g.Go(func(*pfor.Worker) error { return g.Wait() })
-				} else {
+				case "worker": // a pool worker runs the task: nobody waits yet
+					started := make(chan struct{})
+					g.Go(func(*pfor.Worker) error { close(started); return g.Wait() })
+					<-started
+				default:
 					g.Go(func(w *pfor.Worker) error {
 						var err error
 						w.Join(func(*pfor.Worker) {}, func(*pfor.Worker) { err = g.Wait() })
