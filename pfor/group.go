@@ -117,9 +117,10 @@ func (g *Group) wait(call string) error {
 	w := taskSched.acquire()
 	defer taskSched.release(w)
 	if g.pending.Load() != 0 {
+		id := goid()
 		defer w.gid.Store(0) // the guest may go to another goroutine next
-		w.gid.Store(goid())
-		if waitsForItself(w.gid.Load(), g) {
+		w.gid.Store(id)
+		if waitsForItself(id, g) {
 			panic("pfor: " + call + ": called from a task of the Group, which would wait for itself")
 		}
 	}
