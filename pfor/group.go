@@ -106,7 +106,12 @@ func (g *Group) Go(f func(w *Worker) error) {
 //
 // A task of g must not wait for g, which would wait for the task itself:
 // Wait panics if called from a task of g (one running innermost on the
-// calling goroutine), as Worker.Wait does.
+// calling goroutine), as Worker.Wait does. To know, Wait reads the calling
+// goroutine's id when g has tasks left, which costs microseconds
+// (BenchmarkFuture/spawn=outside): a task that waits should use
+// w.Wait(g), which needs no such read. The check finds tasks run by pool
+// workers and by the goroutine's own Group.Wait or Future.Wait; a task that
+// a Run, Join or Do took from another goroutine's deque is not found.
 func (g *Group) Wait() error {
 	defer g.done()
 	return g.wait("Group.Wait")
