@@ -77,7 +77,7 @@ func (p *Pool) Run(f func(w *Worker)) {
 	if p.closed.Load() {
 		panic("pfor: Pool.Run: the pool is closed")
 	}
-	p.tasks.run(f)
+	p.tasks.run("Pool.Run", f)
 }
 
 // Close stops p's workers and returns when their goroutines have ended.

@@ -240,21 +240,22 @@ func labelWorker(id int) {
 // joined has stopped. Run panics if f is nil.
 func Run(f func(w *Worker)) {
 	checkFunc("Run", "f", f == nil)
-	taskSched.run(f)
+	taskSched.run("Run", f)
 }
 
-// run calls f with a guest Worker of p, as Run describes.
-func (p *taskPool) run(f func(w *Worker)) {
+// run calls f with a guest Worker of p, as Run describes, for the entry
+// point named call.
+func (p *taskPool) run(call string, f func(w *Worker)) {
 	w := p.acquire()
 	defer p.release(w)
-	defer rethrow()
+	defer rethrow(call)
 	f(w)
 }
 
 // rethrow, deferred, re-raises a panic as a *PanicError holding the stack
 // of the panic site (or as it is, if it already is one).
-func rethrow() {
+func rethrow(call string) {
 	if r := recover(); r != nil {
-		panic(wrapPanic("Run", r))
+		panic(wrapPanic(call, r))
 	}
 }

@@ -50,7 +50,9 @@ type sortOps[E any] struct {
 // half the time slices.Sort takes (BenchmarkSort here, with 1M; and
 // benchmarks/casestudy's BenchmarkSort with 10M); the leaves, which fit in
 // the cache, make even one worker faster than slices.Sort on large inputs.
-func Sort[S ~[]E, E cmp.Ordered](x S) { sortOrdered(Run, x) }
+func Sort[S ~[]E, E cmp.Ordered](x S) {
+	sortOrdered(func(f func(*Worker)) { taskSched.run("Sort", f) }, x)
+}
 
 // sortOrdered is Sort on the pool of run (Run or a Pool's Run).
 func sortOrdered[E cmp.Ordered](run func(func(*Worker)), x []E) {
@@ -78,7 +80,7 @@ func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
 		below: func(s []E, x E) int { return searchFunc(s, x, 0, cmp) },
 		upTo:  func(s []E, x E) int { return searchFunc(s, x, 1, cmp) },
 	}
-	parallelSort(Run, x, ops, func(s []E) { slices.SortStableFunc(s, cmp) })
+	parallelSort(func(f func(*Worker)) { taskSched.run("SortStableFunc", f) }, x, ops, func(s []E) { slices.SortStableFunc(s, cmp) })
 }
 
 // parallelSort runs the merge sort on the pool of run, or small on inputs

@@ -32,9 +32,11 @@ type PanicError struct {
 	Value any    // the value passed to panic
 	Stack []byte // the panicking goroutine's stack, as runtime/debug.Stack formats it
 
-	// Call names the call the panicking function was given to: "Range",
-	// "Map", "Reduce", "Do", "Join", "Group task", "Future", "Run", or a
-	// plinq operation ("plinq query"); "" if unknown.
+	// Call names the call the panicking function was given to, as it is
+	// spelled: "Range", "Map", "Reduce", "Do", "Join", "Run", "Sort", ...;
+	// "Group task" for a task of a Group, "Future" for a future's task, and
+	// "plinq query" for a function of a plinq query. It is "" in a
+	// PanicError made by other code.
 	Call string
 }
 

@@ -54,6 +54,10 @@ func TestPanicNamesItsCall(t *testing.T) {
 		{"Run", func(...pfor.Option) { // Worker.Join's inline half: left to the enclosing call
 			pfor.Run(func(w *pfor.Worker) { w.Join(func(*pfor.Worker) {}, func(*pfor.Worker) { boom() }) })
 		}},
+		{"SortStableFunc", func(...pfor.Option) {
+			x := make([]int, 100_000)
+			pfor.SortStableFunc(x, func(a, b int) int { boom(); return 0 })
+		}},
 		{"Group task", func(...pfor.Option) {
 			var g pfor.Group
 			g.Go(func(*pfor.Worker) error { boom(); return nil })
