@@ -121,8 +121,10 @@ func Go[T any](f func() T) *Future[T] {
 }
 
 // Wait is Get for a caller that holds no Worker: Get(nil). It takes part
-// in the pool's work until the result is ready, and panics as Get does; it
-// also panics if called from the future's own task.
+// in the pool's work until the result is ready, and panics as Get does.
+// The future's own task must not call Wait, which would wait for itself:
+// unlike Get(w) and Group.Wait, Wait does not check, as telling costs
+// microseconds (see Group.Wait), much more than a future.
 func (f *Future[T]) Wait() T {
 	v, _ := f.get(nil, "Future.Wait")
 	return v
@@ -157,7 +159,7 @@ func (f *future[T]) spawn(w *Worker, run func(w *Worker) error) {
 // other tasks while a thief runs it.
 func (f *future[T]) get(w *Worker, call string) (T, error) {
 	if w == nil {
-		err := f.g.wait(call)
+		err := f.g.help()
 		return f.val, err
 	}
 	if w.cur != nil && w.cur.g == &f.g {

@@ -110,15 +110,10 @@ func (g *Group) Go(f func(w *Worker) error) {
 // goroutine's id when g has tasks left, which costs microseconds
 // (BenchmarkFuture/spawn=outside): a task that waits should use
 // w.Wait(g), which needs no such read. The check finds tasks run by pool
-// workers and by the goroutine's own Group.Wait or Future.Wait; a task that
-// a Run, Join or Do took from another goroutine's deque is not found.
+// workers and by the goroutine's own Group.Wait; a task that a Run, Join,
+// Do or Future.Wait took from another goroutine's deque is not found.
 func (g *Group) Wait() error {
 	defer g.done()
-	return g.wait("Group.Wait")
-}
-
-// wait is Group.Wait for the entry point named call.
-func (g *Group) wait(call string) error {
 	w := taskSched.acquire()
 	defer taskSched.release(w)
 	if g.pending.Load() != 0 {
@@ -126,9 +121,18 @@ func (g *Group) wait(call string) error {
 		defer w.gid.Store(0) // the guest may go to another goroutine next
 		w.gid.Store(id)
 		if waitsForItself(id, g) {
-			panic("pfor: " + call + ": called from a task of the Group, which would wait for itself")
+			panic("pfor: Group.Wait: called from a task of the Group, which would wait for itself")
 		}
 	}
+	return w.Wait(g)
+}
+
+// help is Group.Wait with neither the check for a task waiting for its own
+// Group nor the context's cancellation: Future.Wait's, which must stay
+// cheap for fine-grained futures.
+func (g *Group) help() error {
+	w := taskSched.acquire()
+	defer taskSched.release(w)
 	return w.Wait(g)
 }
 
