@@ -71,7 +71,7 @@
 //
 // Waiting from outside the pool (Join, Do, Group.Wait, Future.Wait) takes
 // part in the work as a guest worker, so it cannot deadlock even when
-// every pool worker is busy, and a wait called from a task of the Group it
-// waits for panics instead of waiting for itself.
+// every pool worker is busy; Group.Wait called from a task of its own Group
+// panics instead of waiting for itself.
 
 package pfor
