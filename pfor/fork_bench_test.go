@@ -77,3 +77,17 @@ func BenchmarkForkTop(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGroupWait: one empty task from outside the pool, then
+// Group.Wait, back to back: BenchmarkFuture/spawn=outside is the same path
+// without Wait's check for a task waiting for its own Group, which reads
+// the goroutine's id.
+func BenchmarkGroupWait(b *testing.B) {
+	b.ReportAllocs()
+	nop := func(*pfor.Worker) error { return nil }
+	var g pfor.Group
+	for b.Loop() {
+		g.Go(nop)
+		g.Wait()
+	}
+}

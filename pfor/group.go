@@ -108,7 +108,7 @@ func (g *Group) Go(f func(w *Worker) error) {
 // Wait panics if called from a task of g (one running innermost on the
 // calling goroutine), as Worker.Wait does. To know, Wait reads the calling
 // goroutine's id when g has tasks left, which costs microseconds
-// (BenchmarkFuture/spawn=outside): a task that waits should use
+// (BenchmarkGroupWait against BenchmarkFuture/spawn=outside): a task that waits should use
 // w.Wait(g), which needs no such read. The check finds tasks run by pool
 // workers and by the goroutine's own Group.Wait; a task that a Run, Join,
 // Do or Future.Wait took from another goroutine's deque is not found.
