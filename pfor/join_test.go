@@ -130,3 +130,33 @@ func TestGoWait(t *testing.T) {
 		}()
 	}
 }
+
+// TestForkJoinMayRunOneAfterAnother: the contract Do and Join state. With
+// no worker free (GOMAXPROCS 1: the pool has none), every function runs
+// on the caller's goroutine, one after another, Join's b before a and Do's
+// fns[0] first; so functions that wait for each other would wait forever.
+func TestForkJoinMayRunOneAfterAnother(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	pfor.Run(func(*pfor.Worker) {}) // the pool follows GOMAXPROCS: its workers retire
+	for i := 0; pfor.TaskWorkers() > 0; i++ {
+		if i == 1000 {
+			t.Fatalf("%d task pool workers at GOMAXPROCS 1; want none", pfor.TaskWorkers())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	me := goid()
+	var order []string
+	record := func(name string) func() {
+		return func() {
+			if g := goid(); g != me {
+				t.Errorf("%s ran on goroutine %s; want the caller's, %s", name, g, me)
+			}
+			order = append(order, name)
+		}
+	}
+	pfor.Join(record("a"), record("b"))
+	pfor.Do(record("f0"), record("f1"), record("f2"))
+	if got, want := fmt.Sprint(order), "[b a f0 f2 f1]"; got != want {
+		t.Errorf("order at GOMAXPROCS 1: %s; want %s (b, then a taken back; fns[0], then the rest newest first)", got, want)
+	}
+}
