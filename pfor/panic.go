@@ -35,8 +35,10 @@ type PanicError struct {
 	// Call names the call the panicking function was given to, as it is
 	// spelled: "Range", "Map", "Reduce", "Do", "Join", "Run", "Sort", ...;
 	// "Group task" for a task of a Group, "Future" for a future's task, and
-	// "plinq query" for a function of a plinq query. It is "" in a
-	// PanicError made by other code.
+	// "plinq query" for a function of a plinq query. It is "" where no
+	// call has named it yet: in a PanicError made by other code, or one
+	// recovered right around a Worker.Join or Both whose stolen half
+	// panicked, before the enclosing call names it.
 	Call string
 }
 
