@@ -73,5 +73,4 @@
 // part in the work as a guest worker, so it cannot deadlock even when
 // every pool worker is busy; Group.Wait called from a task of its own Group
 // panics instead of waiting for itself.
-
 package pfor

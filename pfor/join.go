@@ -17,8 +17,8 @@ package pfor
 //
 // Join takes part in the pool as a guest worker for the duration of the
 // call, as Do and Group.Wait do: the goroutine has no Worker of its own to
-// fork on (Go has no goroutine-local storage; see Worker, and goid.go for
-// why looking the worker up by goroutine would cost more). Entering and
+// fork on: Go has no goroutine-local storage, and reading the goroutine's
+// id to look a worker up costs more than a fork (see Worker). Entering and
 // leaving takes the pool's lock twice, where w.Join and Both inside a task
 // take no lock and allocate nothing (BenchmarkForkTop/impl=join against
 // impl=both): use those when a *Worker is at hand.
