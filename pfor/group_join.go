@@ -23,10 +23,6 @@ type task struct {
 	seq   uint64        // frames: the current use, counted by the owner
 	done  atomic.Uint64 // frames: the last use that has finished (stored by the thief)
 	panic *PanicError   // frames: a thief's panic, for the owner to re-raise
-
-	// Pools made with NewPool only (see group_policy.go).
-	spawner *Worker                     // the worker that pushed the task, for counting migrations
-	queue   atomic.Pointer[lockedQueue] // Dealing, Balancing: the queue holding the task, or nil
 }
 
 // A runner is the work a task does.
@@ -83,14 +79,10 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 	if w == nil || a == nil || b == nil {
 		panicNil("Join", w == nil, a == nil, b == nil)
 	}
-	if w.pol != nil {
-		bothPool(w, callHalf, a, b)
-		return
-	}
 	f := w.fork()
 	j := frameJob[*funcJob](f)
 	j.f = a
-	w.pushDeque(f)
+	w.push(f)
 	joined := false
 	defer func() {
 		if !joined { // b panicked: a must stop before the frame is reused
@@ -127,13 +119,10 @@ func Both[A, R any](w *Worker, f func(w *Worker, arg A) R, x, y A) (fx, fy R) {
 	if w == nil || f == nil {
 		panicNil("Both", w == nil, f == nil, false)
 	}
-	if w.pol != nil {
-		return bothPool(w, f, x, y)
-	}
 	fr := w.fork()
 	j := frameJob[*bothJob[A, R]](fr)
 	j.f, j.arg = f, x
-	w.pushDeque(fr)
+	w.push(fr)
 	joined := false
 	defer func() {
 		if !joined {
@@ -190,12 +179,10 @@ func frameJob[J interface {
 	return j
 }
 
-// A frame is a task padded to two cache lines (see cacheLinePad). The
-// fields of task that every join touches come first, within 64 bytes; the
-// two that only Pools use follow, and the padding brings the whole to 128
-// bytes, a size class whose objects start on a cache line. (With a full
-// cacheLinePad after the 80-byte task, frames would be 144 bytes, not
-// aligned, and the hot fields would straddle two lines.)
+// A frame is a task padded to two cache lines (see cacheLinePad): the
+// fields of task fit in the first 64 bytes, and the padding brings the
+// whole to 128 bytes, a size class whose objects start on a cache line, so
+// that the fields never straddle two lines.
 type frame struct {
 	task
 	_ [2*unsafe.Sizeof(cacheLinePad{}) - unsafe.Sizeof(task{})]byte
@@ -216,11 +203,10 @@ func (w *Worker) fork() *task {
 // popBack pops w's deque down to the frame f and reports whether f was
 // still there. Tasks above f are Group tasks the joined function spawned;
 // popBack runs them. If f was stolen, so was everything older than it, and
-// the pops end with the deque empty. Default pool only: a Pool's worker
-// counts, or takes f back from wherever it is (see policyWorker.popBack).
+// the pops end with the deque empty.
 func (w *Worker) popBack(f *task) bool {
 	for {
-		t := w.dq.Pop() // not w.pop(): a call less on every join
+		t := w.dq.Pop()
 		if t == f {
 			return true
 		}
@@ -241,13 +227,7 @@ func (w *Worker) waitFrame(f *task) {
 // or waits for its thief, and drops a panic of the thief's (the inline
 // half's panic is the one on its way up).
 func (w *Worker) abandon(f *task) {
-	var back bool
-	if w.pol != nil {
-		back = w.pol.popBack(w, f)
-	} else {
-		back = w.popBack(f)
-	}
-	if !back {
+	if !w.popBack(f) {
 		w.waitFrame(f)
 	}
 	f.panic = nil

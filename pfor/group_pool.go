@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/stealkit/stealkit/internal/deque"
 	"github.com/stealkit/stealkit/internal/sched"
@@ -35,10 +34,6 @@ import (
 // deque is empty. Guests are kept for reuse after the call, with their
 // deques still among the victims, so that a task a guest left behind
 // (spawned with Worker.Go for a Group waited on elsewhere) is still stolen.
-//
-// A Pool made with NewPool is a taskPool of its own, fixed in size, whose
-// workers may distribute tasks under another Policy and count what they do
-// (group_newpool.go, group_policy.go).
 type taskPool struct {
 	victims   atomic.Pointer[[]*Worker] // every worker and guest; replaced, longer, under mu
 	target    atomic.Int32              // GOMAXPROCS-1 as last seen: pool workers at or above it retire
@@ -46,10 +41,6 @@ type taskPool struct {
 	live      atomic.Int32              // pool workers whose goroutine runs
 	inject    sched.Queue[task]
 	idle      sched.Idle
-	policy    Policy
-	fixed     bool           // a Pool: the size does not follow GOMAXPROCS
-	start     time.Time      // a Pool: when it started, the origin of idle times
-	exited    sync.WaitGroup // pool workers whose goroutine runs, for Pool.Close
 
 	mu      sync.Mutex
 	workers []*Worker // pool workers by index, retired ones included
@@ -65,11 +56,7 @@ func newTaskPool() *taskPool {
 }
 
 // grow brings the default pool to GOMAXPROCS-1 workers.
-func (p *taskPool) grow() {
-	if !p.fixed {
-		p.resize(int32(runtime.GOMAXPROCS(0)) - 1)
-	}
-}
+func (p *taskPool) grow() { p.resize(int32(runtime.GOMAXPROCS(0)) - 1) }
 
 // resize brings the pool to n workers: it starts those missing, and wakes
 // those above, which then retire.
@@ -91,15 +78,11 @@ func (p *taskPool) resize(n int32) {
 			w := p.newWorker()
 			w.index = i
 			w.retired = true
-			if q := w.queue(); q != nil {
-				q.open = true // no other goroutine has w yet
-			}
 			p.workers = append(p.workers, w)
 		}
 		if w := p.workers[i]; w.retired {
 			w.retired = false
 			p.live.Add(1)
-			p.exited.Add(1)
 			go w.loop()
 		}
 	}
@@ -131,16 +114,8 @@ func (p *taskPool) retire(w *Worker) bool {
 // newWorker adds a Worker to the victims. Called with mu held.
 func (p *taskPool) newWorker() *Worker {
 	old := *p.victims.Load()
-	w := &Worker{pool: p, park: sched.NewParker(), index: -1,
+	w := &Worker{pool: p, dq: deque.New[task](), park: sched.NewParker(), index: -1,
 		rng: uint64(len(old))*0x9e3779b97f4a7c15 | 1}
-	if p.fixed {
-		w.pol = new(policyWorker)
-	}
-	if p.policy == Stealing {
-		w.dq = deque.New[task]()
-	} else {
-		w.pol.q = &lockedQueue{rank: len(old)}
-	}
 	vs := make([]*Worker, len(old)+1)
 	copy(vs, old)
 	vs[len(old)] = w
@@ -160,58 +135,25 @@ func (p *taskPool) acquire() *Worker {
 	} else {
 		w = p.newWorker()
 	}
-	if q := w.queue(); q != nil {
-		q.mu.Lock()
-		q.open = true
-		q.mu.Unlock()
-	}
 	return w
 }
 
 // release returns a guest. Its deque may still hold Group tasks; workers
-// steal them from there. A locked queue closes instead, so that nothing is
-// dealt or balanced to it while no goroutine runs its tasks, and hands
-// what it holds to the injection queue.
+// steal them from there.
 func (p *taskPool) release(w *Worker) {
-	if q := w.queue(); q != nil {
-		q.mu.Lock()
-		q.open = false
-		left := 0
-		for t := q.popTop(); t != nil; t = q.popTop() {
-			p.inject.Push(t)
-			left++
-		}
-		q.mu.Unlock()
-		if left > 0 {
-			w.pol.moved.Add(int64(left))
-			p.idle.Notify()
-		}
-	}
 	p.mu.Lock()
 	p.guests = append(p.guests, w)
 	p.mu.Unlock()
 }
 
-// queue returns w's locked queue, or nil if it has a deque.
-func (w *Worker) queue() *lockedQueue {
-	if w.pol == nil {
-		return nil
-	}
-	return w.pol.q
-}
-
-// hasWork reports whether there is a task that w could find, as of some
-// instant during the call: anywhere, except under Dealing, where w runs
-// only what was dealt to it.
-func (p *taskPool) hasWork(w *Worker) bool {
+// hasWork reports whether there is a task to find, as of some instant
+// during the call.
+func (p *taskPool) hasWork() bool {
 	if p.inject.Len() > 0 {
 		return true
 	}
-	if p.policy == Dealing {
-		return w.pol.q.Len() > 0
-	}
 	for _, v := range *p.victims.Load() {
-		if q := v.queue(); q != nil && q.Len() > 0 || q == nil && v.dq.Len() > 0 {
+		if v.dq.Len() > 0 {
 			return true
 		}
 	}

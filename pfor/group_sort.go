@@ -51,12 +51,7 @@ type sortOps[E any] struct {
 // benchmarks/casestudy's BenchmarkSort with 10M); the leaves, which fit in
 // the cache, make even one worker faster than slices.Sort on large inputs.
 func Sort[S ~[]E, E cmp.Ordered](x S) {
-	sortOrdered(func(f func(*Worker)) { taskSched.run("Sort", f) }, x)
-}
-
-// sortOrdered is Sort on the pool of run (Run or a Pool's Run).
-func sortOrdered[E cmp.Ordered](run func(func(*Worker)), x []E) {
-	parallelSort(run, x, &sortOps[E]{
+	parallelSort("Sort", x, &sortOps[E]{
 		leaf:  func(s, _ []E) { slices.Sort(s) },
 		merge: mergeOrdered[E],
 		below: func(s []E, x E) int { return searchOrdered(s, x, false) },
@@ -80,12 +75,12 @@ func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
 		below: func(s []E, x E) int { return searchFunc(s, x, 0, cmp) },
 		upTo:  func(s []E, x E) int { return searchFunc(s, x, 1, cmp) },
 	}
-	parallelSort(func(f func(*Worker)) { taskSched.run("SortStableFunc", f) }, x, ops, func(s []E) { slices.SortStableFunc(s, cmp) })
+	parallelSort("SortStableFunc", x, ops, func(s []E) { slices.SortStableFunc(s, cmp) })
 }
 
-// parallelSort runs the merge sort on the pool of run, or small on inputs
-// too short to split.
-func parallelSort[E any](run func(func(*Worker)), x []E, ops *sortOps[E], small func([]E)) {
+// parallelSort runs the merge sort on the task pool for the entry point
+// named call, or small on inputs too short to split.
+func parallelSort[E any](call string, x []E, ops *sortOps[E], small func([]E)) {
 	if len(x) < 2*sortLeafMin {
 		small(x)
 		return
@@ -93,7 +88,7 @@ func parallelSort[E any](run func(func(*Worker)), x []E, ops *sortOps[E], small 
 	scratch := make([]E, len(x))
 	leaf := min(max(len(x)/64, sortLeafMin), sortLeafMax)
 	ops.sortRun, ops.mergeRun = sortRun[E], mergeRun[E]
-	run(func(w *Worker) {
+	taskSched.run(call, func(w *Worker) {
 		sortRun(w, sortJob[E]{ops: ops, leaf: leaf, src: x, scratch: scratch})
 	})
 }

@@ -38,17 +38,12 @@ import (
 // attempts, and after 50 µs without work sleep without using CPU until work
 // appears.
 //
-// A Pool made with NewPool is a task pool of its own, of a fixed size,
-// whose workers may distribute tasks by dealing or balancing instead of
-// stealing (see Policy); a Worker of such a pool forks and waits on it.
-//
 // Tasks are for computation: a task that blocks (on I/O, a lock, a channel
 // another task feeds) holds its worker meanwhile, and one that waits for
 // another task other than through this package's waits (Join, Both, Wait,
 // Do, ...), which run tasks while they wait, may deadlock.
 type Worker struct {
-	dq   *deque.Deque[task] // nil under Dealing and Balancing
-	pol  *policyWorker      // nil in the default pool (see group_policy.go)
+	dq   *deque.Deque[task]
 	pool *taskPool
 	park *sched.Parker
 	rng  uint64 // xorshift state for choosing victims
@@ -80,27 +75,8 @@ const (
 // push makes t available to thieves and wakes a sleeping worker if nobody
 // is searching.
 func (w *Worker) push(t *task) {
-	if w.pol != nil {
-		w.pol.push(w, t)
-		return
-	}
-	w.dq.Push(t) // pushDeque's two lines: a call less on every Worker.Go
-	w.pool.idle.Notify()
-}
-
-// pushDeque is push in the default pool. Join and Both call it directly:
-// they test for a Pool once per join, before the fork (see bothPool).
-func (w *Worker) pushDeque(t *task) {
 	w.dq.Push(t)
 	w.pool.idle.Notify()
-}
-
-// pop takes w's newest own task, or returns nil.
-func (w *Worker) pop() *task {
-	if w.pol != nil {
-		return w.pol.pop(w)
-	}
-	return w.dq.Pop()
 }
 
 // helpUntil runs tasks, its own deque's newest first, then stolen ones,
@@ -109,7 +85,7 @@ func (w *Worker) pop() *task {
 // do, so that a sleeping waiter wakes.
 func (w *Worker) helpUntil(done func() bool) {
 	for !done() {
-		t := w.pop()
+		t := w.dq.Pop()
 		if t == nil {
 			if t = w.search(done); t == nil {
 				return
@@ -132,14 +108,6 @@ func (w *Worker) execute(t *task) {
 // it finds one, which it returns, or done reports true (then nil). done ==
 // nil is the main loop of a pool worker, which gets nil when it must retire
 // (StopSearch then passes on any wake-up meant for it).
-func (w *Worker) search(done func() bool) *task {
-	if w.pol != nil {
-		return w.pol.search(w, done)
-	}
-	return w.seek(done)
-}
-
-// seek is search without the counting of a Pool.
 //
 // Every few rounds it yields the processor, as Arora, Blumofe and Plaxton's
 // thieves do in a multiprogrammed system, so that a preempted goroutine
@@ -147,7 +115,7 @@ func (w *Worker) search(done func() bool) *task {
 // sleeps. (Yielding every round would be too much: runtime.Gosched takes
 // the scheduler's global lock, and a spinning worker then slows every
 // goroutine of the process. Measured: BenchmarkDo.)
-func (w *Worker) seek(done func() bool) *task {
+func (w *Worker) search(done func() bool) *task {
 	// One round before announcing the search: most searches of a busy pool
 	// succeed at once, and the announcement is a write to a word that every
 	// push reads (see sched.Idle).
@@ -176,9 +144,9 @@ func (w *Worker) seek(done func() bool) *task {
 			since = now
 		} else if now.Sub(since) > taskSpinFor {
 			// A pool worker above the target must not sleep through the
-			// Unpark that resize sends it: Pool.Close waits for it to retire.
+			// Unpark that resize sends it, or it would keep its goroutine.
 			idle.Sleep(w.park, func() bool {
-				return done != nil && done() || done == nil && w.pool.excess(w) || w.pool.hasWork(w)
+				return done != nil && done() || done == nil && w.pool.excess(w) || w.pool.hasWork()
 			})
 			since = time.Time{}
 			continue
@@ -188,12 +156,8 @@ func (w *Worker) seek(done func() bool) *task {
 }
 
 // trySteal takes a task from the injection queue, else tries each other
-// deque once, starting at a random one. Under Dealing and Balancing it
-// looks where those policies put tasks instead (see tryLocked).
+// deque once, starting at a random one.
 func (w *Worker) trySteal() *task {
-	if w.pol != nil && w.pol.q != nil {
-		return w.pol.tryLocked(w)
-	}
 	p := w.pool
 	if t := p.inject.Pop(); t != nil {
 		return t
@@ -220,20 +184,6 @@ func (w *Worker) random() uint64 {
 	return w.rng
 }
 
-// randomVictim returns a random worker of w's pool other than w, or nil if
-// w is alone.
-func (w *Worker) randomVictim() *Worker {
-	vs := *w.pool.victims.Load()
-	if len(vs) < 2 {
-		return nil
-	}
-	v := vs[w.random()%uint64(len(vs)-1)]
-	if v == w { // w takes the place of the last one
-		v = vs[len(vs)-1]
-	}
-	return v
-}
-
 // loop is a pool worker's goroutine: it runs tasks until the pool retires
 // it. If a task ends the goroutine with runtime.Goexit instead, the deferred
 // call starts a replacement, so the pool keeps its size.
@@ -242,14 +192,12 @@ func (w *Worker) loop() {
 	defer func() {
 		if !retired {
 			go w.loop()
-			return
 		}
-		w.pool.exited.Done()
 	}()
 	labelWorker(w.index)
 	w.gid.Store(goid())
 	for {
-		t := w.pop()
+		t := w.dq.Pop()
 		if t == nil {
 			if w.pool.retire(w) {
 				retired = true

@@ -19,7 +19,6 @@ type config struct {
 	stats   *Stats
 	label   string
 	call    string // the entry point, for messages and *PanicError
-	policy  Policy // NewPool only
 }
 
 // WithWorkers sets the number of workers (worker slots) of a call; the

@@ -19,10 +19,10 @@
 // fine-grained benchmarks of the task pool: fib, forking every call above a
 // cutoff (steal against goroutine per fork, the same cutoff in both), and
 // a merge sort of int64s against slices.Sort. Finally it runs the
-// fork-join schemes of fib, minimax and the octree on a pfor.Pool under
-// each of the pool's distribution policies, work stealing, work dealing
-// and work balancing, counting migrations, moves and idle time per worker
-// (policy.go).
+// fork-join schemes of fib, minimax and the octree on a pool of their own
+// (benchmarks/internal/distrib) under each of three distribution policies,
+// work stealing, work dealing and work balancing, counting migrations,
+// moves and idle time per worker (policy.go).
 //
 // The command cmd/casestudy prints the comparison as the chapter's tables;
 // the testing.B benchmarks here measure the same runs for benchstat:

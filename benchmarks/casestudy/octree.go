@@ -144,7 +144,7 @@ func Octree(scheme string, ps []Particle, tr *Tracker) OctreeResult {
 	case Static:
 		return octreeStatic(ps, root, tr)
 	case Steal:
-		return octreeSteal(pfor.Run, ps, root, tr)
+		return octreeSteal(ps, root, tr)
 	case Group:
 		return octreeGroup(ps, root, tr)
 	case Goroutine:
@@ -216,12 +216,11 @@ type octKids struct {
 }
 
 // octreeSteal forks the sub-octants of each task with pfor.Both, halving
-// the list down to single tasks, on the task pool of run (pfor.Run or a
-// pfor.Pool's Run).
-func octreeSteal(run func(func(*pfor.Worker)), ps []Particle, root Octant, tr *Tracker) OctreeResult {
+// the list down to single tasks.
+func octreeSteal(ps []Particle, root Octant, tr *Tracker) OctreeResult {
 	var tot octTotals
 	tr.create(1)
-	run(func(w *pfor.Worker) {
+	pfor.Run(func(w *pfor.Worker) {
 		octJoin(w, octKids{ps: ps, tot: &tot, tr: tr, kids: [8]Octant{root}, lo: 0, hi: 1})
 	})
 	return tot.result()

@@ -2,14 +2,15 @@ package casestudy
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/stealkit/stealkit/pfor"
+	"github.com/stealkit/stealkit/benchmarks/internal/distrib"
 )
 
-// BenchmarkPolicy runs the fork-join case studies on a pfor.Pool under each
+// BenchmarkPolicy runs the fork-join case studies on a distrib.Pool under each
 // distribution policy: tasks/ms as in the other benchmarks (positions for
 // minimax, octants for the octree, forks for fib), and per operation the
 // tasks that migrated (ran on a worker other than the one that forked
@@ -31,15 +32,15 @@ func BenchmarkPolicy(b *testing.B) {
 			name    string
 			tasks   int64
 			prepare func()
-			run     func(p *pfor.Pool)
+			run     func(p *distrib.Pool)
 		}{
-			{fmt.Sprintf("fib/n=%d/cutoff=10", fibN), int64(FibForks(fibN, 10)), nil, func(p *pfor.Pool) { FibOn(p, fibN, 10) }},
-			{fmt.Sprintf("minimax/lookahead=%d", look), mt.Tasks, nil, func(p *pfor.Pool) { MinimaxOn(p, look, nil) }},
-			{fmt.Sprintf("octree/particles=%d", particles), ot.Tasks, func() { copy(ps, src) }, func(p *pfor.Pool) { OctreeOn(p, ps, nil) }},
+			{fmt.Sprintf("fib/n=%d/cutoff=10", fibN), int64(FibForks(fibN, 10)), nil, func(p *distrib.Pool) { FibOn(p, fibN, 10) }},
+			{fmt.Sprintf("minimax/lookahead=%d", look), mt.Tasks, nil, func(p *distrib.Pool) { MinimaxOn(p, look, nil) }},
+			{fmt.Sprintf("octree/particles=%d", particles), ot.Tasks, func() { copy(ps, src) }, func(p *distrib.Pool) { OctreeOn(p, ps, nil) }},
 		} {
 			b.Run(fmt.Sprintf("policy=%s/workload=%s", pol, wl.name), func(b *testing.B) {
 				b.ReportAllocs()
-				p := pfor.NewPool(pfor.WithPolicy(pol))
+				p := distrib.NewPool(runtime.GOMAXPROCS(0), pol)
 				defer p.Close()
 				before := p.Stats()
 				for b.Loop() {

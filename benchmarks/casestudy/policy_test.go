@@ -1,10 +1,11 @@
 package casestudy
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 
-	"github.com/stealkit/stealkit/pfor"
+	"github.com/stealkit/stealkit/benchmarks/internal/distrib"
 )
 
 // TestPolicyWorkloadsAgree: under every policy, at GOMAXPROCS 1, 2 and 4,
@@ -22,7 +23,7 @@ func TestPolicyWorkloadsAgree(t *testing.T) {
 	oref.Done()
 	sweep(t, func(t *testing.T) {
 		for _, pol := range Policies {
-			p := pfor.NewPool(pfor.WithPolicy(pol))
+			p := distrib.NewPool(runtime.GOMAXPROCS(0), pol)
 			if got := FibOn(p, 22, 8); got != 17711 {
 				t.Errorf("%v: FibOn(22, 8) = %d; want 17711", pol, got)
 			}
@@ -40,7 +41,7 @@ func TestPolicyWorkloadsAgree(t *testing.T) {
 			}
 			p.Close()
 
-			r := MeasurePolicy(pol, 3, func() {}, func(p *pfor.Pool) { FibOn(p, 20, 8) })
+			r := MeasurePolicy(pol, 3, func() {}, func(p *distrib.Pool) { FibOn(p, 20, 8) })
 			if ran, _, _, _ := r.PerRun(); ran != float64(FibForks(20, 8)) {
 				t.Errorf("%v: MeasurePolicy counted %v tasks per fib(20) run; want %d", pol, ran, FibForks(20, 8))
 			}

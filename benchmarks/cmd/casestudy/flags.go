@@ -30,7 +30,7 @@ type options struct {
 const usageHead = `usage: casestudy [flags]
 
 Prints the fork-join case studies (minimax, octree, fib, sort), the textbook
-matrix examples (matrix) and the task pool's distribution policies (policies)
+matrix examples (matrix) and three distribution policies on a pool of their own (policies)
 as tables, and writes them as charts and tables to casestudy.html in -out.
 
 flags:

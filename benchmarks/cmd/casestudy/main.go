@@ -7,7 +7,7 @@
 // pfor.Both, "steal", and spawning into a pfor.Group, "group"); then fib
 // and a merge sort against their baselines. With -only it also runs the
 // textbook matrix examples (matrix: time and speedup of each variant) and
-// the task pool's distribution policies (policies: tasks/ms, migrations and
+// three distribution policies on a pool of their own (policies: tasks/ms, migrations and
 // idle time per worker under stealing, dealing and balancing).
 //
 //	go run -C benchmarks ./cmd/casestudy                          # the case studies, about a minute on 2 cores

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/stealkit/stealkit/benchmarks/casestudy"
+	"github.com/stealkit/stealkit/benchmarks/internal/distrib"
 	"github.com/stealkit/stealkit/benchmarks/internal/report"
-	"github.com/stealkit/stealkit/pfor"
 )
 
 // A policyWorkload is a workload of the policy comparison: its tasks per
@@ -20,7 +20,7 @@ type policyWorkload struct {
 	name    string
 	tasks   int64
 	prepare func()
-	run     func(p *pfor.Pool) bool
+	run     func(p *distrib.Pool) bool
 }
 
 // policyWorkloads returns fib (each cutoff), minimax (each lookahead) and
@@ -31,14 +31,14 @@ func (s *study) policyWorkloads() []policyWorkload {
 	want := casestudy.Fib(casestudy.Sequential, fibN, 0)
 	for _, cut := range s.o.cutoffs {
 		wls = append(wls, policyWorkload{fmt.Sprintf("fib %d, cutoff %d", fibN, cut), int64(casestudy.FibForks(fibN, cut)), func() {},
-			func(p *pfor.Pool) bool { return casestudy.FibOn(p, fibN, cut) == want }})
+			func(p *distrib.Pool) bool { return casestudy.FibOn(p, fibN, cut) == want }})
 	}
 	for _, look := range s.o.lookaheads {
 		var tr casestudy.Tracker
 		v := casestudy.Minimax(casestudy.Sequential, look, &tr)
 		tr.Done()
 		wls = append(wls, policyWorkload{fmt.Sprintf("minimax, lookahead %d", look), tr.Tasks, func() {},
-			func(p *pfor.Pool) bool { return casestudy.MinimaxOn(p, look, nil) == v }})
+			func(p *distrib.Pool) bool { return casestudy.MinimaxOn(p, look, nil) == v }})
 	}
 	for _, n := range s.o.particles {
 		src := casestudy.Particles(n, 1)
@@ -47,7 +47,7 @@ func (s *study) policyWorkloads() []policyWorkload {
 		r := casestudy.Octree(casestudy.Sequential, ps, &tr)
 		tr.Done()
 		wls = append(wls, policyWorkload{fmt.Sprintf("octree, %d particles", n), tr.Tasks, func() { copy(ps, src) },
-			func(p *pfor.Pool) bool { return casestudy.OctreeOn(p, ps, nil) == r }})
+			func(p *distrib.Pool) bool { return casestudy.OctreeOn(p, ps, nil) == r }})
 	}
 	return wls
 }
@@ -61,7 +61,7 @@ func (s *study) policyWorkloads() []policyWorkload {
 // run's result differs from the sequential one.
 func (s *study) policies() error {
 	reps := s.o.reps
-	title := fmt.Sprintf("Distribution policies: each workload forking with pfor.Both on pfor.NewPool(pfor.WithPolicy(...)), %d workers", runtime.GOMAXPROCS(0))
+	title := fmt.Sprintf("Distribution policies: each workload forking with Both on a pool of %d workers under each policy (benchmarks/internal/distrib)", runtime.GOMAXPROCS(0))
 	legend := "tasks/ms: positions, octants or forks as in the case studies; per run: migrated = tasks run by a worker other than their forker, moved = tasks dealt or balanced to another queue, idle per worker: pool workers, then the caller"
 	fmt.Fprintln(s.w, title)
 	fmt.Fprintf(s.w, "(%s)\n", legend)
@@ -75,11 +75,11 @@ func (s *study) policies() error {
 		var bars []report.Bar
 		for _, pol := range casestudy.Policies {
 			ok := true
-			r := casestudy.MeasurePolicy(pol, reps, wl.prepare, func(p *pfor.Pool) { ok = wl.run(p) && ok })
+			r := casestudy.MeasurePolicy(pol, reps, wl.prepare, func(p *distrib.Pool) { ok = wl.run(p) && ok })
 			if !ok {
 				return fmt.Errorf("policies: %s under %s: a run's result differs from the sequential one", wl.name, pol)
 			}
-			if pol == pfor.Stealing {
+			if pol == distrib.Stealing {
 				steal = r.Time
 			}
 			ran, migrated, moved, _ := r.PerRun()
@@ -112,7 +112,7 @@ func (s *study) policies() error {
 
 // workerName names the i-th worker of a pool's statistics in a column
 // head: "w0", "w1", ... for the pool's workers, "guest" for the caller.
-func workerName(i int, w pfor.PoolWorkerStats) string {
+func workerName(i int, w distrib.WorkerStats) string {
 	if w.Guest {
 		return "guest"
 	}

@@ -1,4 +1,4 @@
-package pfor
+package distrib
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package pfor
+package distrib
 
 import (
 	"sync"
@@ -18,7 +18,7 @@ import (
 // Every method but Len is called with mu held, by any goroutine. The owner
 // pushes and pops at the bottom (newest first, as on a deque); balancing
 // moves tasks from one queue's top (the oldest) to another's top; dealing
-// pushes at another worker's bottom; a Join takes its frame back from
+// pushes at another worker's bottom; a Both takes its frame back from
 // wherever it is.
 //
 // # State
@@ -26,13 +26,13 @@ import (
 //	ring  []*task       tasks [head, head+n) modulo len(ring), oldest first; len(ring) is 0 or a power of two
 //	n     int           number of tasks
 //	size  atomic.Int64  n, stored after every change, for readers without the lock
-//	open  bool          whether other workers may add to the queue (see Pool); pool workers' queues
-//	                    are open until the pool closes, a guest's while it is in Run
-//	rank  int           the queue's place in the lock order (see balance)
+//	open  bool          whether other workers may add to the queue (see Pool.release); pool workers' queues
+//	                    are always open, a guest's while it is in Run
+//	rank  int           the queue's place in the lock order (see evenOut)
 //
 // Each task in the queue has queue == q, stored under mu by whoever puts it
-// there, and nil stored by whoever takes it out: a Join finds its frame
-// through it (see policyWorker.popBack). A task is in at most one queue, and a move
+// there, and nil stored by whoever takes it out: a Both finds its frame
+// through it (see Worker.popBack). A task is in at most one queue, and a move
 // between two holds both locks, so queue only ever changes under the lock
 // of the queue it names.
 type lockedQueue struct {
@@ -43,7 +43,7 @@ type lockedQueue struct {
 	size atomic.Int64
 	open bool
 	rank int
-	_    cacheLinePad // the owner takes mu on every push and pop
+	_    [64]byte // the owner takes mu on every push and pop
 }
 
 // Len returns the number of tasks, as of some instant during the call.
@@ -69,7 +69,7 @@ func (q *lockedQueue) pushBottom(t *task) {
 	q.grow()
 	q.ring[(q.head+q.n)&(len(q.ring)-1)] = t
 	q.n++
-	t.queue.Store(q) // publishes where the task is, for policyWorker.popBack
+	t.queue.Store(q) // publishes where the task is, for Worker.popBack
 	q.size.Store(int64(q.n))
 }
 
@@ -92,7 +92,7 @@ func (q *lockedQueue) popBottom() *task {
 	i := (q.head + q.n) & (len(q.ring) - 1)
 	t := q.ring[i]
 	q.ring[i] = nil
-	t.queue.Store(nil) // the task is taken: a Join waiting for it must not take it back
+	t.queue.Store(nil) // the task is taken: a Both waiting for it must not take it back
 	q.size.Store(int64(q.n))
 	return t
 }
