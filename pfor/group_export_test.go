@@ -6,3 +6,7 @@ func TaskWorkers() int { return int(taskSched.live.Load()) }
 // TaskIdle reports how many workers and guests of the task pool are
 // searching for work and how many sleep.
 func TaskIdle() (searching, sleeping int) { return taskSched.idle.Counts() }
+
+// TaskVictims reports how many deques the task pool's idle workers search:
+// its workers' and its guests'.
+func TaskVictims() int { return len(*taskSched.victims.Load()) }

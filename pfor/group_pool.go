@@ -31,11 +31,19 @@ import (
 // The pool starts on first use and follows GOMAXPROCS as entry points see
 // it: it starts workers when it has grown, and a worker whose index is no
 // longer below GOMAXPROCS-1 retires (its goroutine ends) the next time its
-// deque is empty. Guests are kept for reuse after the call, with their
-// deques still among the victims, so that a task a guest left behind
-// (spawned with Worker.Go for a Group waited on elsewhere) is still stolen.
+// deque is empty, and leaves the victims until it starts again.
+//
+// Guests are kept for reuse after the call, with their deques still among
+// the victims, so that a task a guest left behind (spawned with Worker.Go
+// for a Group waited on elsewhere) is still stolen. Only a few are kept:
+// once more than 2*GOMAXPROCS guests are free, the oldest free ones whose
+// deques are empty are dropped down to GOMAXPROCS, and leave the victims,
+// so that an idle worker's search walks the deques of the workers, of the
+// guests in a call and of a few others, not one deque for every call that
+// was ever under way at the same time. (A free guest's deque has no owner:
+// once empty it stays empty, and dropping it loses no task.)
 type taskPool struct {
-	victims   atomic.Pointer[[]*Worker] // every worker and guest; replaced, longer, under mu
+	victims   atomic.Pointer[[]*Worker] // running workers, guests in use or kept; replaced under mu
 	target    atomic.Int32              // GOMAXPROCS-1 as last seen: pool workers at or above it retire
 	liveBelow atomic.Int32              // pool workers [0, liveBelow) are running
 	live      atomic.Int32              // pool workers whose goroutine runs
@@ -44,7 +52,8 @@ type taskPool struct {
 
 	mu      sync.Mutex
 	workers []*Worker // pool workers by index, retired ones included
-	guests  []*Worker // guests not in use
+	guests  []*Worker // guests not in use, oldest first
+	made    uint64    // Workers made, to seed each one's generator differently
 }
 
 var taskSched = newTaskPool()
@@ -83,6 +92,7 @@ func (p *taskPool) resize(n int32) {
 		if w := p.workers[i]; w.retired {
 			w.retired = false
 			p.live.Add(1)
+			p.list(w)
 			go w.loop()
 		}
 	}
@@ -105,22 +115,42 @@ func (p *taskPool) retire(w *Worker) bool {
 	}
 	w.retired = true
 	p.live.Add(-1)
+	p.unlist(func(v *Worker) bool { return v == w })
 	if int32(w.index) < p.liveBelow.Load() {
 		p.liveBelow.Store(int32(w.index))
 	}
 	return true
 }
 
-// newWorker adds a Worker to the victims. Called with mu held.
+// newWorker returns a new Worker, not yet among the victims. Called with mu
+// held.
 func (p *taskPool) newWorker() *Worker {
+	p.made++
+	return &Worker{pool: p, dq: deque.New[task](), park: sched.NewParker(), index: -1,
+		rng: p.made*0x9e3779b97f4a7c15 | 1}
+}
+
+// list adds w to the victims. Called with mu held; O(victims).
+func (p *taskPool) list(w *Worker) {
 	old := *p.victims.Load()
-	w := &Worker{pool: p, dq: deque.New[task](), park: sched.NewParker(), index: -1,
-		rng: uint64(len(old))*0x9e3779b97f4a7c15 | 1}
 	vs := make([]*Worker, len(old)+1)
 	copy(vs, old)
 	vs[len(old)] = w
 	p.victims.Store(&vs)
-	return w
+}
+
+// unlist takes the workers for which drop reports true off the victims.
+// Their deques must be empty, and stay so. Called with mu held;
+// O(victims).
+func (p *taskPool) unlist(drop func(*Worker) bool) {
+	old := *p.victims.Load()
+	vs := make([]*Worker, 0, len(old))
+	for _, v := range old {
+		if !drop(v) {
+			vs = append(vs, v)
+		}
+	}
+	p.victims.Store(&vs)
 }
 
 // acquire returns a guest Worker for the calling goroutine.
@@ -134,16 +164,38 @@ func (p *taskPool) acquire() *Worker {
 		p.guests = p.guests[:n-1]
 	} else {
 		w = p.newWorker()
+		p.list(w)
 	}
 	return w
 }
 
 // release returns a guest. Its deque may still hold Group tasks; workers
-// steal them from there.
+// steal them from there. A drop costs O(victims); drops come at least
+// GOMAXPROCS releases apart, unless free guests still hold such tasks.
 func (p *taskPool) release(w *Worker) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.guests = append(p.guests, w)
-	p.mu.Unlock()
+	if keep := int(p.target.Load()) + 1; len(p.guests) > 2*keep {
+		p.dropGuests(keep)
+	}
+}
+
+// dropGuests drops the oldest free guests whose deques are empty, keeping
+// the newest keep, and takes them off the victims. Called with mu held.
+func (p *taskPool) dropGuests(keep int) {
+	old := p.guests
+	kept := old[:0]
+	for i, g := range old {
+		if i < len(old)-keep && g.dq.Len() == 0 {
+			g.dropped = true
+			continue
+		}
+		kept = append(kept, g)
+	}
+	clear(old[len(kept):])
+	p.guests = kept
+	p.unlist(func(v *Worker) bool { return v.dropped })
 }
 
 // hasWork reports whether there is a task to find, as of some instant

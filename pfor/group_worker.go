@@ -50,6 +50,7 @@ type Worker struct {
 
 	index   int  // pool workers: index in the pool; guests: -1
 	retired bool // pool workers: the goroutine has ended; guarded by the pool's mu
+	dropped bool // guests: off the victims for good; guarded by the pool's mu
 
 	// Frames for Join and Both, reused by depth: frames[depth] is the next
 	// one (see fork).
