@@ -54,6 +54,12 @@ import (
 // Direct wake-ups (Parker.Unpark) follow the same pattern on the parker's
 // armed flag: the sleeper stores armed = true before ready(); the waker
 // publishes its condition, then loads armed.
+//
+// The interleaving test (interleave_test.go) runs producers, workers and a
+// waker over real Idles and Parkers one step at a time (step.go), through
+// every interleaving of small scenarios, and checks that no work is left
+// while a worker sleeps; each order this argument relies on, reversed by
+// hand, makes it fail.
 type Idle struct {
 	state    atomic.Uint64
 	mu       sync.Mutex
@@ -85,12 +91,14 @@ func NewParker() *Parker { return &Parker{wake: make(chan struct{}, 1)} }
 // Unpark wakes p's worker if it is sleeping or about to. Call it after
 // publishing, with an atomic operation, the condition the worker waits for.
 func (p *Parker) Unpark() {
+	step(stepUnpark)
 	if p.armed.Load() {
 		p.token()
 	}
 }
 
 func (p *Parker) token() {
+	step(stepToken)
 	select {
 	case p.wake <- struct{}{}:
 	default: // a token is already pending
@@ -98,12 +106,16 @@ func (p *Parker) token() {
 }
 
 // StartSearch records that the calling worker is looking for work.
-func (s *Idle) StartSearch() { s.state.Add(oneSearching) }
+func (s *Idle) StartSearch() {
+	step(stepStartSearch)
+	s.state.Add(oneSearching)
+}
 
 // StopSearch records that the calling worker, which was searching, stopped:
 // it found work or no longer needs any. If it was the last searcher while
 // others sleep, it wakes one, as producers may have relied on it.
 func (s *Idle) StopSearch() {
+	step(stepStopSearch)
 	if st := s.state.Add(stopSearching); uint32(st) == 0 && st >= oneSleeping {
 		s.wakeOne()
 	}
@@ -112,6 +124,7 @@ func (s *Idle) StopSearch() {
 // Notify wakes a sleeping worker if nobody is searching. Call it after
 // making work visible with an atomic operation.
 func (s *Idle) Notify() {
+	step(stepNotify)
 	if st := s.state.Load(); uint32(st) == 0 && st >= oneSleeping {
 		s.wakeOne()
 	}
@@ -123,16 +136,21 @@ func (s *Idle) Notify() {
 // at once if ready reported true; the worker is searching again. ready must
 // report whether there is work, and whatever else the worker waits for.
 func (s *Idle) Sleep(p *Parker, ready func() bool) {
+	step(stepAnnounce)
 	s.mu.Lock()
 	s.sleepers = append(s.sleepers, p)
 	p.listed = true
 	s.state.Add(searchToSleep) // announces the sleeper to producers
 	s.mu.Unlock()
+	step(stepArm)
 	p.armed.Store(true) // announces it to Unpark
 	if !ready() {
+		step(stepWait)
 		<-p.wake
 	}
+	step(stepDisarm)
 	p.armed.Store(false)
+	step(stepLeave)
 	s.mu.Lock()
 	if p.listed { // not woken through the list: take p off it
 		for i := len(s.sleepers) - 1; i >= 0; i-- {
@@ -149,6 +167,7 @@ func (s *Idle) Sleep(p *Parker, ready func() bool) {
 
 // wakeOne moves the most recent sleeper to searching and wakes it.
 func (s *Idle) wakeOne() {
+	step(stepWakeOne)
 	s.mu.Lock()
 	n := len(s.sleepers)
 	if n == 0 {
