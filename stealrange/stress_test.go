@@ -15,20 +15,25 @@ import (
 // its static block, drains it in batches of random size (now and then
 // processing only a prefix of a batch and giving the rest back), then steals from
 // random victims and Resets its own Range to the stolen chunk, so that others
-// can steal from it in turn. Workers stop when every index has been handed out.
+// can steal from it in turn. Workers stop when every index has been handed
+// out, or as soon as one has been handed out twice: then the count of
+// handouts may pass n without ever equalling it.
 func stealLoop(t *testing.T, lo, hi, w int, seed uint64) (counts []uint32, steals int64) {
 	t.Helper()
 	n := hi - lo
 	counts = make([]uint32, n)
 	var done atomic.Int64   // indices handed out so far
 	var stolen atomic.Int64 // successful steals
+	var twice atomic.Bool   // some index was handed out more than once
 	ranges := make([]*Range, w)
 	for i := range ranges {
 		ranges[i] = New(lo+n*i/w, lo+n*(i+1)/w)
 	}
 	record := func(a, b int) {
 		for j := a; j < b; j++ {
-			atomic.AddUint32(&counts[j-lo], 1)
+			if atomic.AddUint32(&counts[j-lo], 1) > 1 {
+				twice.Store(true)
+			}
 		}
 		done.Add(int64(b - a))
 	}
@@ -55,9 +60,10 @@ func stealLoop(t *testing.T, lo, hi, w int, seed uint64) (counts []uint32, steal
 					record(a, b)
 					continue
 				}
-				// Exhausted: steal until something is found or all is done.
+				// Exhausted: steal until something is found, all is done,
+				// or an index was handed out twice.
 				for {
-					if done.Load() == int64(n) {
+					if done.Load() >= int64(n) || twice.Load() {
 						return
 					}
 					v := ranges[rng.IntN(w)]
