@@ -172,9 +172,20 @@ func (w *Worker) Wait(g *Group) error {
 		panic("pfor: Worker.Wait: a task cannot wait for its own Group")
 	}
 	if g.pending.Load() != 0 {
-		g.addWaiter(w.park)
-		w.helpUntil(func() bool { return g.pending.Load() == 0 })
-		g.removeWaiter(w.park)
+		// Listed as a waiter only once it may sleep: most waits end first.
+		listed := false
+		w.helpUntil(func() bool { return g.pending.Load() == 0 }, func() {
+			if !listed {
+				listed = true
+				g.addWaiter(w.park)
+			}
+		})
+		if listed {
+			g.removeWaiter(w.park)
+		}
+	}
+	if !g.stop.Load() { // every error, panic or cancellation stops g before its last task completes
+		return nil
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -175,3 +175,31 @@ func BenchmarkSort(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRangeDo: fork-join nested in loops, as a test suite run under
+// the race detector does it: 8 goroutines per GOMAXPROCS making Range
+// calls over 64 indices whose body calls Do with two empty functions
+// (body=do), against the same loops with an empty body (body=plain). An
+// operation is one Range call.
+//
+//	go test -race -run '^$' -bench RangeDo -benchtime 2000x ./pfor/
+func BenchmarkRangeDo(b *testing.B) {
+	nop := func() {}
+	for _, body := range []struct {
+		name string
+		f    func(i int)
+	}{
+		{"plain", func(int) {}},
+		{"do", func(int) { pfor.Do(nop, nop) }},
+	} {
+		b.Run("body="+body.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetParallelism(8)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					pfor.Range(0, 64, body.f)
+				}
+			})
+		})
+	}
+}

@@ -220,7 +220,7 @@ func (w *Worker) popBack(f *task) bool {
 // waitFrame runs other tasks until the thief of f has finished it.
 func (w *Worker) waitFrame(f *task) {
 	seq := f.seq
-	w.helpUntil(func() bool { return f.done.Load() == seq })
+	w.helpUntil(func() bool { return f.done.Load() == seq }, nil)
 }
 
 // abandon ends a join whose inline half panicked: it takes the frame back,

@@ -83,12 +83,16 @@ func (w *Worker) push(t *task) {
 // helpUntil runs tasks, its own deque's newest first, then stolen ones,
 // until done reports true. done must become true only through an atomic
 // operation followed by Unpark of the waiter's parker, as frames and Groups
-// do, so that a sleeping waiter wakes.
-func (w *Worker) helpUntil(done func() bool) {
+// do, so that a sleeping waiter wakes. If not nil, enlist is called before
+// each look at done that may be followed by sleep (see search): a waiter
+// that must make itself known to whoever makes done true, as Worker.Wait
+// does with the Group, does it there, and pays nothing when it never
+// sleeps.
+func (w *Worker) helpUntil(done func() bool, enlist func()) {
 	for !done() {
 		t := w.dq.Pop()
 		if t == nil {
-			if t = w.search(done); t == nil {
+			if t = w.search(done, enlist); t == nil {
 				return
 			}
 		}
@@ -108,7 +112,8 @@ func (w *Worker) execute(t *task) {
 // search looks for a task in the injection queue and the other deques until
 // it finds one, which it returns, or done reports true (then nil). done ==
 // nil is the main loop of a pool worker, which gets nil when it must retire
-// (StopSearch then passes on any wake-up meant for it).
+// (StopSearch then passes on any wake-up meant for it). enlist, if not nil,
+// is called in each sleep's last look, before done (see helpUntil).
 //
 // Every few rounds it yields the processor, as Arora, Blumofe and Plaxton's
 // thieves do in a multiprogrammed system, so that a preempted goroutine
@@ -116,7 +121,7 @@ func (w *Worker) execute(t *task) {
 // sleeps. (Yielding every round would be too much: runtime.Gosched takes
 // the scheduler's global lock, and a spinning worker then slows every
 // goroutine of the process. Measured: BenchmarkDo.)
-func (w *Worker) search(done func() bool) *task {
+func (w *Worker) search(done func() bool, enlist func()) *task {
 	// One round before announcing the search: most searches of a busy pool
 	// succeed at once, and the announcement is a write to a word that every
 	// push reads (see sched.Idle).
@@ -147,6 +152,9 @@ func (w *Worker) search(done func() bool) *task {
 			// A pool worker above the target must not sleep through the
 			// Unpark that resize sends it, or it would keep its goroutine.
 			idle.Sleep(w.park, func() bool {
+				if enlist != nil {
+					enlist()
+				}
 				return done != nil && done() || done == nil && w.pool.excess(w) || w.pool.hasWork()
 			})
 			since = time.Time{}
@@ -204,7 +212,7 @@ func (w *Worker) loop() {
 				retired = true
 				return
 			}
-			if t = w.search(nil); t == nil {
+			if t = w.search(nil, nil); t == nil {
 				if retired = w.pool.retire(w); retired {
 					return
 				}
