@@ -178,9 +178,9 @@ func BenchmarkSort(b *testing.B) {
 
 // BenchmarkRangeDo: fork-join nested in loops, as a test suite run under
 // the race detector does it: 8 goroutines per GOMAXPROCS making Range
-// calls over 64 indices whose body calls Do with two empty functions
-// (body=do), against the same loops with an empty body (body=plain). An
-// operation is one Range call.
+// calls over 64 indices whose body calls Do (body=do) or Join (body=join)
+// with two empty functions, against the same loops with an empty body
+// (body=plain). An operation is one Range call.
 //
 //	go test -race -run '^$' -bench RangeDo -benchtime 2000x ./pfor/
 func BenchmarkRangeDo(b *testing.B) {
@@ -191,6 +191,7 @@ func BenchmarkRangeDo(b *testing.B) {
 	}{
 		{"plain", func(int) {}},
 		{"do", func(int) { pfor.Do(nop, nop) }},
+		{"join", func(int) { pfor.Join(nop, nop) }},
 	} {
 		b.Run("body="+body.name, func(b *testing.B) {
 			b.ReportAllocs()
