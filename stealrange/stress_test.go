@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // stealLoop runs a full work-stealing loop over [lo, hi) with w workers and
@@ -16,8 +17,10 @@ import (
 // processing only a prefix of a batch and giving the rest back), then steals from
 // random victims and Resets its own Range to the stolen chunk, so that others
 // can steal from it in turn. Workers stop when every index has been handed
-// out, or as soon as one has been handed out twice: then the count of
-// handouts may pass n without ever equalling it.
+// out, as soon as one has been handed out twice (then the count of handouts
+// may pass n without ever equalling it), or when nothing has been handed
+// out for stallFor (an index lost: the count never reaches n), so that the
+// check after the loop fails instead of the test hanging.
 func stealLoop(t *testing.T, lo, hi, w int, seed uint64) (counts []uint32, steals int64) {
 	t.Helper()
 	n := hi - lo
@@ -61,9 +64,16 @@ func stealLoop(t *testing.T, lo, hi, w int, seed uint64) (counts []uint32, steal
 					continue
 				}
 				// Exhausted: steal until something is found, all is done,
-				// or an index was handed out twice.
-				for {
-					if done.Load() >= int64(n) || twice.Load() {
+				// an index was handed out twice, or none for stallFor.
+				seen, since := done.Load(), time.Now()
+				for round := 0; ; round++ {
+					d := done.Load()
+					if d >= int64(n) || twice.Load() {
+						return
+					}
+					if d != seen {
+						seen, since = d, time.Now()
+					} else if round%1024 == 0 && time.Since(since) > stallFor {
 						return
 					}
 					v := ranges[rng.IntN(w)]
@@ -83,6 +93,10 @@ func stealLoop(t *testing.T, lo, hi, w int, seed uint64) (counts []uint32, steal
 	wg.Wait()
 	return counts, stolen.Load()
 }
+
+// stallFor is how long stealLoop's workers steal without any index being
+// handed out before they give up: far longer than any trial takes.
+const stallFor = 5 * time.Second
 
 func checkExactlyOnce(t *testing.T, name string, lo int, counts []uint32) {
 	t.Helper()
