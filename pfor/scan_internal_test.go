@@ -1,0 +1,189 @@
+package pfor
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stealkit/stealkit/partition"
+)
+
+// refScan is the sequential scan: what Scan and ScanExclusive mean.
+func refScan[T any](in []T, identity T, op func(T, T) T, inclusive bool) []T {
+	out := make([]T, len(in))
+	acc := identity
+	for i, x := range in {
+		if !inclusive {
+			out[i] = acc
+		}
+		acc = op(acc, x)
+		if inclusive {
+			out[i] = acc
+		}
+	}
+	return out
+}
+
+// shrinkScan makes the scan plan parallel from a few elements on, with
+// blocks of a few elements, and returns a function that restores it.
+func shrinkScan() func() {
+	s, b, m := scanSequential, scanBlocks, scanMinBlock
+	scanSequential, scanBlocks, scanMinBlock = 6, 4, 2
+	return func() { scanSequential, scanBlocks, scanMinBlock = s, b, m }
+}
+
+func scanConfigs() [][]Option {
+	var out [][]Option
+	for _, w := range []int{1, 2, 3, 8} {
+		for _, p := range []partition.Partitioner{partition.Static(), partition.Dynamic(1), partition.Stealing(), partition.Auto()} {
+			out = append(out, []Option{WithWorkers(w), WithPartitioner(p)})
+		}
+	}
+	return out
+}
+
+// TestScanMatchesSequential: Scan and ScanExclusive of string
+// concatenation (associative, not commutative, exact) equal the sequential
+// loop's result, element by element, for lengths around every boundary of
+// the plan, with the real sizes and shrunk ones, under every worker count
+// and partitioner.
+func TestScanMatchesSequential(t *testing.T) {
+	for _, shrunk := range []bool{false, true} {
+		t.Run(fmt.Sprintf("shrunk=%v", shrunk), func(t *testing.T) {
+			lengths := []int{0, 1, 2, 3, 1023, 1<<15 - 1, 1 << 15, 100_003}
+			if shrunk {
+				defer shrinkScan()()
+				lengths = []int{0, 1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 17, 31, 64, 100, 257}
+			}
+			for _, n := range lengths {
+				checkScan(t, n)
+			}
+		})
+	}
+}
+
+func checkScan(t *testing.T, n int) {
+	t.Helper()
+	in := make([]string, n)
+	for i := range in {
+		in[i] = strconv.Itoa(i%10) + ","
+	}
+	concat := func(a, b string) string { return a + b }
+	if n > 10_000 { // keep the strings short: the 16 bytes before the end still show order
+		concat = func(a, b string) string { c := a + b; return c[len(c)-min(len(c), 16):] } // still associative
+	}
+	for _, inclusive := range []bool{true, false} {
+		want := refScan(in, "", concat, inclusive)
+		scan := Scan[string]
+		if !inclusive {
+			scan = ScanExclusive[string]
+		}
+		for _, opts := range scanConfigs() {
+			got := scan(in, "", concat, opts...)
+			if i := firstDiff(got, want); i >= 0 {
+				t.Fatalf("n=%d inclusive=%v with %d workers: out[%d] = %q; want %q", n, inclusive, configure("Scan", opts).workers, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+func firstDiff[T comparable](got, want []T) int {
+	if len(got) != len(want) {
+		return min(len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestScanDeterministic: a float prefix sum is the same bit for bit in
+// every run, whatever the workers and the partitioner, and the exclusive
+// scan is the inclusive one shifted by one, bit for bit.
+func TestScanDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	in := make([]float64, 200_001)
+	for i := range in {
+		in[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(12)))
+	}
+	add := func(a, b float64) float64 { return a + b }
+	base := Scan(in, 0, add, WithWorkers(1))
+	if slices.Equal(base, refScan(in, 0, add, true)) {
+		t.Log("the parallel plan's float sums happen to equal the sequential ones")
+	}
+	for _, opts := range scanConfigs() {
+		got := Scan(in, 0, add, opts...)
+		if i := firstDiff(got, base); i >= 0 {
+			t.Fatalf("with %d workers: out[%d] = %v; want %v as with one worker", configure("Scan", opts).workers, i, got[i], base[i])
+		}
+		ex := ScanExclusive(in, 0, add, opts...)
+		if ex[0] != 0 || firstDiff(ex[1:], base[:len(base)-1]) >= 0 {
+			t.Fatalf("with %d workers: the exclusive scan is not the inclusive one shifted", configure("Scan", opts).workers)
+		}
+	}
+}
+
+// TestScanPanics: a panic in op reaches the caller as a *PanicError, and
+// a nil op panics with a message naming the call.
+func TestScanPanics(t *testing.T) {
+	in := make([]int, 1<<16)
+	defer func() {
+		var pe *PanicError
+		if err, _ := recover().(error); !errors.As(err, &pe) || fmt.Sprint(pe.Value) != "op" {
+			t.Errorf("Scan with a panicking op: recovered %v; want a *PanicError of \"op\"", err)
+		}
+		defer func() {
+			if msg := fmt.Sprint(recover()); !strings.Contains(msg, "pfor: ScanExclusive: op is nil") {
+				t.Errorf("ScanExclusive(nil op) panicked with %q", msg)
+			}
+		}()
+		ScanExclusive(in, 0, nil)
+	}()
+
+	Scan(in, 0, func(a, b int) int {
+		if b == 0 && a == 0 {
+			panic("op")
+		}
+		return a + b
+	}, WithWorkers(2))
+}
+
+// TestScanPanicsInCarries: a panic in op where the caller combines the
+// blocks' carries reaches it as a *PanicError too.
+func TestScanPanicsInCarries(t *testing.T) {
+	in := make([]int, 1<<16)
+	for i := range in {
+		in[i] = 1
+	}
+	defer func() {
+		var pe *PanicError
+		if err, _ := recover().(error); !errors.As(err, &pe) || fmt.Sprint(pe.Value) != "carry" {
+			t.Errorf("Scan with an op panicking in the carries: recovered %v; want a *PanicError of \"carry\"", err)
+		}
+	}()
+	Scan(in, 0, func(a, b int) int {
+		if b > 1 { // only a block's sum is more than 1
+			panic("carry")
+		}
+		return a + b
+	}, WithWorkers(2))
+}
+
+// TestScanPanicsInline: a panic in op of a scan short enough to run on the
+// caller alone reaches it as a *PanicError too, named for the call.
+func TestScanPanicsInline(t *testing.T) {
+	defer func() {
+		var pe *PanicError
+		if err, _ := recover().(error); !errors.As(err, &pe) || pe.Call != "ScanExclusive" {
+			t.Errorf("ScanExclusive of 3 elements with a panicking op: recovered %v; want a *PanicError of ScanExclusive", err)
+		}
+	}()
+	ScanExclusive([]int{1, 2, 3}, 0, func(a, b int) int { panic("op") })
+}
