@@ -12,17 +12,18 @@ type Number interface {
 // knows its length, so Count does not run it and calls none of its
 // functions; any other query runs, and its elements are counted, not
 // stored.
-func (q Query[T]) Count() int {
+func (q Query[T]) Count() (_ int, err error) {
+	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
 	if f.indexed {
-		return f.n
+		return f.n, nil
 	}
 	n := 0
 	for _, c := range foldBlocks(x, f, 0, func(c int, b []T) int { return c + len(b) }) {
 		n += c
 	}
-	return n
+	return n, nil
 }
 
 // Sum returns the sum of q's elements, 0 if q is empty. The sum is
@@ -31,7 +32,8 @@ func (q Query[T]) Count() int {
 // the blocks' sums are added in block order, so a float sum is the same
 // bit for bit in every run, whatever the workers and the partitioner.
 // Integer sums wrap around on overflow, as + does.
-func Sum[T Number](q Query[T]) T {
+func Sum[T Number](q Query[T]) (_ T, err error) {
+	defer catch(&err)
 	x := newExec(q.set)
 	var s T
 	for _, p := range foldBlocks(x, q.flow(x), 0, func(s T, b []T) T {
@@ -42,13 +44,14 @@ func Sum[T Number](q Query[T]) T {
 	}) {
 		s += p
 	}
-	return s
+	return s, nil
 }
 
 // Average returns the mean of q's elements: their sum as float64 values,
 // added in blocks as Sum adds, divided by their number. Average panics if q
 // is empty.
-func Average[T Number](q Query[T]) float64 {
+func Average[T Number](q Query[T]) (_ float64, err error) {
+	defer catch(&err)
 	x := newExec(q.set)
 	type acc struct {
 		sum float64
@@ -68,7 +71,7 @@ func Average[T Number](q Query[T]) float64 {
 	if a.n == 0 {
 		panic("plinq: Average: empty query")
 	}
-	return a.sum / float64(a.n)
+	return a.sum / float64(a.n), nil
 }
 
 // Aggregate folds q into one value in parallel, deterministically, as
@@ -85,7 +88,7 @@ func Average[T Number](q Query[T]) float64 {
 // the partitioner. fold and combine are called concurrently from several
 // goroutines (the final combines on the caller's). Aggregate of an empty
 // query is identity. Aggregate panics if fold or combine is nil.
-func Aggregate[T, A any](q Query[T], identity A, fold func(A, T) A, combine func(A, A) A) A {
+func Aggregate[T, A any](q Query[T], identity A, fold func(A, T) A, combine func(A, A) A) (A, error) {
 	mustFunc("Aggregate", "fold", fold == nil)
 	mustFunc("Aggregate", "combine", combine == nil)
 	return aggregate(q, identity, fold, combine)
@@ -97,12 +100,13 @@ func Aggregate[T, A any](q Query[T], identity A, fold func(A, T) A, combine func
 //	product := q.Reduce(1, func(a, b int) int { return a * b })
 //
 // Reduce panics if op is nil.
-func (q Query[T]) Reduce(identity T, op func(T, T) T) T {
+func (q Query[T]) Reduce(identity T, op func(T, T) T) (T, error) {
 	mustFunc("Reduce", "op", op == nil)
 	return aggregate(q, identity, op, op)
 }
 
-func aggregate[T, A any](q Query[T], identity A, fold func(A, T) A, combine func(A, A) A) A {
+func aggregate[T, A any](q Query[T], identity A, fold func(A, T) A, combine func(A, A) A) (_ A, err error) {
+	defer catch(&err)
 	x := newExec(q.set)
 	parts := foldBlocks(x, q.flow(x), identity, func(a A, b []T) A {
 		for _, v := range b {
@@ -111,7 +115,7 @@ func aggregate[T, A any](q Query[T], identity A, fold func(A, T) A, combine func
 		return a
 	})
 	if len(parts) == 0 {
-		return identity
+		return identity, nil
 	}
 	acc := parts[0]
 	guard(func() {
@@ -119,7 +123,7 @@ func aggregate[T, A any](q Query[T], identity A, fold func(A, T) A, combine func
 			acc = combine(acc, p)
 		}
 	})
-	return acc
+	return acc, nil
 }
 
 // blockLen is the length of the blocks of an index space of n that

@@ -25,10 +25,11 @@ import "slices"
 // that; the values of each key are combined in part order at the end. Keys
 // unequal to themselves (NaN) are left out of the result, which no lookup
 // could find. AggregateBy panics if key, fold or combine is nil.
-func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity A, fold func(A, T) A, combine func(A, A) A) map[K]A {
+func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity A, fold func(A, T) A, combine func(A, A) A) (_ map[K]A, err error) {
 	mustFunc("AggregateBy", "key", key == nil)
 	mustFunc("AggregateBy", "fold", fold == nil)
 	mustFunc("AggregateBy", "combine", combine == nil)
+	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
 	bl := segmentLen(f.n)
@@ -72,7 +73,7 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 			}
 			states = append(states, s)
 		})
-	return combineByKey(states, func(s *state) []keyParts[K, A] { return s.parts }, combine)
+	return combineByKey(states, func(s *state) []keyParts[K, A] { return s.parts }, combine), nil
 }
 
 // segmentLen is the length of the parts of an index space of n that

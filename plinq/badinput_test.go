@@ -46,25 +46,29 @@ func TestBadInput(t *testing.T) {
 		{"CountBy(nil)", func() { plinq.CountBy[int, int](q, nil) }, "plinq: CountBy: key is nil"},
 		{"ToMap(nil value)", func() { plinq.ToMap[int, int, int](q, func(i int) int { return i }, nil) }, "plinq: ToMap: value is nil"},
 		{"AggregateBy(nil key)", func() { plinq.AggregateBy[int, int, int](q, nil, 0, nil, nil) }, "plinq: AggregateBy: key is nil"},
-		{"AggregateBy(nil fold)", func() { plinq.AggregateBy(q, func(i int) int { return i }, 0, nil, func(a, b int) int { return a }) }, "plinq: AggregateBy: fold is nil"},
-		{"AggregateBy(nil combine)", func() { plinq.AggregateBy(q, func(i int) int { return i }, 0, func(a, i int) int { return a }, nil) }, "plinq: AggregateBy: combine is nil"},
+		{"AggregateBy(nil fold)", func() {
+			must(plinq.AggregateBy(q, func(i int) int { return i }, 0, nil, func(a, b int) int { return a }))
+		}, "plinq: AggregateBy: fold is nil"},
+		{"AggregateBy(nil combine)", func() {
+			must(plinq.AggregateBy(q, func(i int) int { return i }, 0, func(a, i int) int { return a }, nil))
+		}, "plinq: AggregateBy: combine is nil"},
 		{"Aggregate(nil)", func() { plinq.Aggregate[int, int](q, 0, nil, nil) }, "plinq: Aggregate: fold is nil"},
-		{"Reduce(nil)", func() { q.Reduce(0, nil) }, "plinq: Reduce: op is nil"},
+		{"Reduce(nil)", func() { must(q.Reduce(0, nil)) }, "plinq: Reduce: op is nil"},
 		{"MinBy(nil)", func() { plinq.MinBy[int, int](q, nil) }, "plinq: MinBy: key is nil"},
-		{"Any(nil)", func() { q.Any(nil) }, "plinq: Any: pred is nil"},
-		{"Every(nil)", func() { q.Every(nil) }, "plinq: Every: pred is nil"},
-		{"ForAll(nil)", func() { q.ForAll(nil) }, "plinq: ForAll: f is nil"},
+		{"Any(nil)", func() { must(q.Any(nil)) }, "plinq: Any: pred is nil"},
+		{"Every(nil)", func() { must(q.Every(nil)) }, "plinq: Every: pred is nil"},
+		{"ForAll(nil)", func() { mustDo(q.ForAll(nil)) }, "plinq: ForAll: f is nil"},
 		{"WithContext(nil)", func() { q.WithContext(nil) }, "plinq: WithContext(nil)"},
-		{"First empty", func() { empty.First() }, "plinq: First: empty query"},
-		{"Last empty", func() { empty.Last() }, "plinq: Last: empty query"},
-		{"Min empty", func() { plinq.Min(empty) }, "plinq: Min: empty query"},
-		{"Max empty", func() { plinq.Max(plinq.Empty[float64]()) }, "plinq: Max: empty query"},
-		{"MinBy empty", func() { plinq.MinBy(empty, func(i int) int { return i }) }, "plinq: MinBy: empty query"},
-		{"MaxBy empty", func() { plinq.MaxBy(empty, func(i int) int { return i }) }, "plinq: MaxBy: empty query"},
-		{"Average empty", func() { plinq.Average(empty) }, "plinq: Average: empty query"},
-		{"ElementAt(-1)", func() { q.ElementAt(-1) }, "plinq: ElementAt(-1): negative index"},
-		{"ElementAt(10) indexed", func() { q.ElementAt(10) }, "plinq: ElementAt(10): index out of range [0, 10)"},
-		{"ElementAt(5) filtered", func() { q.Where(func(i int) bool { return i%3 == 0 }).ElementAt(5) }, "plinq: ElementAt(5): index out of range [0, 4)"},
+		{"First empty", func() { must(empty.First()) }, "plinq: First: empty query"},
+		{"Last empty", func() { must(empty.Last()) }, "plinq: Last: empty query"},
+		{"Min empty", func() { must(plinq.Min(empty)) }, "plinq: Min: empty query"},
+		{"Max empty", func() { must(plinq.Max(plinq.Empty[float64]())) }, "plinq: Max: empty query"},
+		{"MinBy empty", func() { must(plinq.MinBy(empty, func(i int) int { return i })) }, "plinq: MinBy: empty query"},
+		{"MaxBy empty", func() { must(plinq.MaxBy(empty, func(i int) int { return i })) }, "plinq: MaxBy: empty query"},
+		{"Average empty", func() { must(plinq.Average(empty)) }, "plinq: Average: empty query"},
+		{"ElementAt(-1)", func() { must(q.ElementAt(-1)) }, "plinq: ElementAt(-1): negative index"},
+		{"ElementAt(10) indexed", func() { must(q.ElementAt(10)) }, "plinq: ElementAt(10): index out of range [0, 10)"},
+		{"ElementAt(5) filtered", func() { must(q.Where(func(i int) bool { return i%3 == 0 }).ElementAt(5)) }, "plinq: ElementAt(5): index out of range [0, 4)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,33 +83,33 @@ func TestBadInput(t *testing.T) {
 // TestNoPanicAtEdges: the edges that are not errors.
 func TestNoPanicAtEdges(t *testing.T) {
 	var zero plinq.Query[int]
-	if got := zero.ToSlice(); got != nil {
+	if got := must(zero.ToSlice()); got != nil {
 		t.Errorf("zero Query.ToSlice() = %v; want nil", got)
 	}
-	if got := zero.Count(); got != 0 {
+	if got := must(zero.Count()); got != 0 {
 		t.Errorf("zero Query.Count() = %d; want 0", got)
 	}
-	if got := plinq.Range(3, 3).Take(0).Skip(5).ToSlice(); got != nil {
+	if got := must(plinq.Range(3, 3).Take(0).Skip(5).ToSlice()); got != nil {
 		t.Errorf("Range(3, 3).Take(0).Skip(5).ToSlice() = %v; want nil", got)
 	}
-	if got := plinq.Range(0, 5).Take(100).Count(); got != 5 {
+	if got := must(plinq.Range(0, 5).Take(100).Count()); got != 5 {
 		t.Errorf("Range(0, 5).Take(100).Count() = %d; want 5", got)
 	}
-	if got := plinq.Empty[int]().FirstOrDefault(); got != 0 {
+	if got := must(plinq.Empty[int]().FirstOrDefault()); got != 0 {
 		t.Errorf("Empty().FirstOrDefault() = %d; want 0", got)
 	}
-	if !plinq.Empty[int]().Every(func(int) bool { return false }) {
+	if !must(plinq.Empty[int]().Every(func(int) bool { return false })) {
 		t.Error("Empty().Every(false) = false; want true")
 	}
-	if plinq.Empty[int]().Any(func(int) bool { return true }) {
+	if must(plinq.Empty[int]().Any(func(int) bool { return true })) {
 		t.Error("Empty().Any(true) = true; want false")
 	}
-	if got := plinq.Sum(plinq.Empty[float64]()); got != 0 {
+	if got := must(plinq.Sum(plinq.Empty[float64]())); got != 0 {
 		t.Errorf("Sum(Empty()) = %v; want 0", got)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if got, err := plinq.Try(plinq.Range(0, 10).WithContext(ctx).Count); got != 10 || err != nil {
-		t.Errorf("Try(Count) with a live context = %d, %v; want 10, nil", got, err)
+	if got, err := plinq.Range(0, 10).WithContext(ctx).Count(); got != 10 || err != nil {
+		t.Errorf("Count with a live context = %d, %v; want 10, nil", got, err)
 	}
 }

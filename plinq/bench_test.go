@@ -80,7 +80,7 @@ func BenchmarkWhereSelectSum(b *testing.B) {
 			})
 			return total.Load()
 		}},
-		{"plinq", func() int64 { return plinq.Sum(plinq.Select(plinq.From(in).Where(p), f)) }},
+		{"plinq", func() int64 { return must(plinq.Sum(plinq.Select(plinq.From(in).Where(p), f))) }},
 	}
 	runImpls(b, impls)
 }
@@ -100,13 +100,13 @@ func BenchmarkToSlice(b *testing.B) {
 		{"order=ordered/select", plinq.Select(q, double)},
 	}
 	for _, c := range cases { // untimed, as in runImpls
-		sink.Store(int64(len(c.q.ToSlice())))
+		sink.Store(int64(len(must(c.q.ToSlice()))))
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				sink.Store(int64(len(c.q.ToSlice())))
+				sink.Store(int64(len(must(c.q.ToSlice()))))
 			}
 		})
 	}
@@ -120,8 +120,10 @@ func BenchmarkOrderBy(b *testing.B) {
 	buf := make([]int64, len(in))
 	runImpls(b, []impl{
 		{"slices.Sort", func() int64 { copy(buf, in); slices.Sort(buf); return buf[0] }},
-		{"plinq-key", func() int64 { return plinq.OrderByKey(plinq.From(in), func(x int64) int64 { return x }).ToSlice()[0] }},
-		{"plinq-cmp", func() int64 { return plinq.From(in).OrderBy(compare).ToSlice()[0] }},
+		{"plinq-key", func() int64 {
+			return must(plinq.OrderByKey(plinq.From(in), func(x int64) int64 { return x }).ToSlice())[0]
+		}},
+		{"plinq-cmp", func() int64 { return must(plinq.From(in).OrderBy(compare).ToSlice())[0] }},
 	})
 }
 
@@ -132,7 +134,7 @@ func BenchmarkOrderByFunc(b *testing.B) {
 	buf := make([]int64, len(in))
 	runImpls(b, []impl{
 		{"slices.SortStableFunc", func() int64 { copy(buf, in); slices.SortStableFunc(buf, compare); return buf[0] }},
-		{"plinq-cmp", func() int64 { return plinq.From(in).OrderBy(compare).ToSlice()[0] }},
+		{"plinq-cmp", func() int64 { return must(plinq.From(in).OrderBy(compare).ToSlice())[0] }},
 	})
 }
 
@@ -155,7 +157,7 @@ func BenchmarkGroupBy(b *testing.B) {
 			}
 			return int64(len(m))
 		}},
-		{"plinq-groupby", func() int64 { return int64(plinq.GroupBy(plinq.From(in), key).Count()) }},
+		{"plinq-groupby", func() int64 { return int64(must(plinq.GroupBy(plinq.From(in), key).Count())) }},
 		{"sequential-countby", func() int64 {
 			m := map[int64]int{}
 			for _, x := range in {
@@ -163,9 +165,9 @@ func BenchmarkGroupBy(b *testing.B) {
 			}
 			return int64(len(m))
 		}},
-		{"plinq-countby", func() int64 { return int64(len(plinq.CountBy(plinq.From(in), key))) }},
+		{"plinq-countby", func() int64 { return int64(len(must(plinq.CountBy(plinq.From(in), key)))) }},
 		{"plinq-aggregateby", func() int64 {
-			return int64(len(plinq.AggregateBy(plinq.From(in), key, 0, func(c int, _ int64) int { return c + 1 }, func(a, b int) int { return a + b })))
+			return int64(len(must(plinq.AggregateBy(plinq.From(in), key, 0, func(c int, _ int64) int { return c + 1 }, func(a, b int) int { return a + b }))))
 		}},
 	}
 	runImpls(b, impls)
@@ -188,7 +190,7 @@ func BenchmarkOverhead(b *testing.B) {
 			return s
 		}},
 		{"pfor-chunks", func() int64 { return chunksSum(in, p, f) }},
-		{"plinq", func() int64 { return plinq.Sum(plinq.Select(plinq.From(in).Where(p), f)) }},
+		{"plinq", func() int64 { return must(plinq.Sum(plinq.Select(plinq.From(in).Where(p), f))) }},
 	}
 	runImpls(b, impls)
 }

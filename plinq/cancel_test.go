@@ -3,7 +3,6 @@ package plinq_test
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -27,41 +26,54 @@ func canceledAfter(q plinq.Query[int], k int64) (plinq.Query[int], context.Cance
 }
 
 // TestCanceledBeforeStart: a query whose context is already done does no
-// work, and Try returns the context's error.
+// work, and returns the context's error.
 func TestCanceledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var calls atomic.Int64
 	q := plinq.Range(0, 1<<20).Where(func(int) bool { calls.Add(1); return true }).WithContext(ctx)
-	if got, err := plinq.Try(q.ToSlice); got != nil || !errors.Is(err, context.Canceled) {
-		t.Errorf("Try(ToSlice) = %d elements, %v; want none, context.Canceled", len(got), err)
+	if got, err := q.ToSlice(); got != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("ToSlice = %d elements, %v; want none, context.Canceled", len(got), err)
 	}
 	if c := calls.Load(); c != 0 {
 		t.Errorf("pred called %d times; want 0", c)
 	}
 }
 
+// TestEveryTerminalReturnsCtxErr: every terminal operation of a query whose
+// context is done returns the context's error.
+func TestEveryTerminalReturnsCtxErr(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	q := plinq.Range(0, 1000).WithContext(ctx)
+	for _, term := range terminals {
+		if got, err := term.try(q); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s with a canceled context = %v, %v; want context.Canceled", term.name, got, err)
+		}
+	}
+}
+
 // TestCancelStopsPromptly: once the context is done, every worker stops
 // before its next batch, with every partitioner, even Static's one chunk
-// per worker, and the terminal operation reports ctx.Err().
+// per worker, and the terminal operation returns ctx.Err().
 func TestCancelStopsPromptly(t *testing.T) {
 	const n, k = 1 << 24, 5000
 	for _, p := range []partition.Partitioner{partition.Static(), partition.Dynamic(1 << 20), partition.Auto()} {
 		var calls atomic.Int64
 		src := plinq.Range(0, n).With(pfor.WithWorkers(2), pfor.WithPartitioner(p)).Where(func(int) bool { calls.Add(1); return true })
 		q, cancel := canceledAfter(src, k)
-		for name, run := range map[string]func() any{
-			"Count":   func() any { return q.Count() },
-			"Sum":     func() any { return plinq.Sum(q) },
-			"ToSlice": func() any { return q.ToSlice() },
-			"OrderBy": func() any { return plinq.OrderByKey(q, func(i int) int { return -i }).First() },
+		for name, run := range map[string]func() error{
+			"Count":   func() error { _, err := q.Count(); return err },
+			"Sum":     func() error { _, err := plinq.Sum(q); return err },
+			"ToSlice": func() error { _, err := q.ToSlice(); return err },
+			"OrderBy": func() error { _, err := plinq.OrderByKey(q, func(i int) int { return -i }).First(); return err },
 		} {
 			calls.Store(0)
 			q, cancel = canceledAfter(src, k)
-			_, err := plinq.Try(run)
+			err := run()
 			cancel()
 			if !errors.Is(err, context.Canceled) {
-				t.Errorf("%s with %s: Try error %v; want context.Canceled", name, p.Name(), err)
+				t.Errorf("%s with %s: error %v; want context.Canceled", name, p.Name(), err)
 			}
 			// The canceling worker and the other one finish the batches they
 			// are in; under load a few more batches have been seen to start
@@ -76,58 +88,50 @@ func TestCancelStopsPromptly(t *testing.T) {
 	}
 }
 
-// TestCanceledPanicsWithoutTry: outside Try, cancellation is a panic whose
-// value wraps ctx.Err() and tells what to do.
-func TestCanceledPanicsWithoutTry(t *testing.T) {
+// TestCanceledReturnsDeadline: a deadline's error comes back as it is, not
+// as a panic.
+func TestCanceledReturnsDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	<-ctx.Done()
-	defer func() {
-		err, _ := recover().(error)
-		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "plinq: query canceled") {
-			t.Errorf("recovered %v; want a plinq: query canceled error wrapping context.DeadlineExceeded", err)
-		}
-	}()
-	plinq.Range(0, 100).WithContext(ctx).Count()
-	t.Error("Count with an expired context returned")
+	if n, err := plinq.Range(0, 100).WithContext(ctx).Count(); n != 0 || err != context.DeadlineExceeded {
+		t.Errorf("Count with an expired context = %d, %v; want 0, context.DeadlineExceeded", n, err)
+	}
 }
 
-// TestTryPassesOtherPanics: Try only turns cancellation into an error.
-func TestTryPassesOtherPanics(t *testing.T) {
-	msg := catch(func() { plinq.Try(func() int { panic("not mine") }) })
-	if msg != "not mine" {
-		t.Errorf("Try let through %q; want the original panic %q", msg, "not mine")
-	}
+// TestPanicsStayPanics: a panic in a query's function reaches the caller
+// as a *pfor.PanicError, not as an error.
+func TestPanicsStayPanics(t *testing.T) {
 	defer func() {
 		if _, ok := recover().(*pfor.PanicError); !ok {
-			t.Error("Try of a query whose function panicked did not re-raise the *pfor.PanicError")
+			t.Error("Count of a query whose function panicked did not panic with a *pfor.PanicError")
 		}
 	}()
-	plinq.Try(func() int { return plinq.Range(0, 10).Where(func(int) bool { panic(errBoom) }).Count() })
+	plinq.Range(0, 10).Where(func(int) bool { panic(errBoom) }).Count()
+	t.Error("Count of a query whose function panicked returned")
 }
 
-// TestCancelWhileIterating: an iteration over All stops with the query's
-// context, between windows, and Try reports it; a nested query canceled
-// inside another's function reaches the outer Try too.
+// TestCancelWhileIterating: an iteration over Values stops with the query's
+// context, between windows, and the error function reports it; a nested
+// query canceled inside another's function returns its error there, which
+// SelectErr hands on.
 func TestCancelWhileIterating(t *testing.T) {
 	q, cancel := canceledAfter(plinq.Range(0, 1<<22), 100_000)
 	defer cancel()
 	seen := 0
-	_, err := plinq.Try(func() int {
-		for range q.All() {
-			seen++
-		}
-		return seen
-	})
-	if !errors.Is(err, context.Canceled) || seen >= 1<<22 {
-		t.Errorf("iteration saw %d elements and Try returned %v; want fewer than all and context.Canceled", seen, err)
+	seq, errf := q.Values()
+	for range seq {
+		seen++
+	}
+	if err := errf(); !errors.Is(err, context.Canceled) || seen >= 1<<22 {
+		t.Errorf("iteration saw %d elements and reported %v; want fewer than all and context.Canceled", seen, err)
 	}
 
 	ctx, cancel2 := context.WithCancel(context.Background())
 	cancel2()
 	inner := plinq.Range(0, 10).WithContext(ctx)
-	_, err = plinq.Try(plinq.Select(plinq.Range(0, 4), func(int) int { return inner.Count() }).ToSlice)
+	_, err := plinq.SelectErr(plinq.Range(0, 4), func(int) (int, error) { return inner.Count() }).ToSlice()
 	if !errors.Is(err, context.Canceled) {
-		t.Errorf("nested canceled query: Try returned %v; want context.Canceled", err)
+		t.Errorf("nested canceled query: ToSlice returned %v; want context.Canceled", err)
 	}
 }

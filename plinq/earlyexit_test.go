@@ -25,15 +25,17 @@ func TestEarlyExit(t *testing.T) {
 			run  func() any
 			want any
 		}{
-			{"Any", func() any { return src.Any(func(i int) bool { calls.Add(1); return i == 1000 }) }, true},
-			{"Every", func() any { return src.Every(func(i int) bool { calls.Add(1); return i < 1000 }) }, false},
-			{"Contains", func() any { return plinq.Contains(counted, 1000) }, true},
-			{"First", func() any { return counted.Where(func(i int) bool { return i >= 5000 }).First() }, 5000},
-			{"Take", func() any { return len(counted.Take(10_000).ToSlice()) }, 10_000},
-			{"TakeWhile", func() any { return len(src.TakeWhile(func(i int) bool { calls.Add(1); return i < 10_000 }).ToSlice()) }, 10_000},
-			{"ElementAt", func() any { return counted.ElementAt(7000) }, 7000},
+			{"Any", func() any { return must(src.Any(func(i int) bool { calls.Add(1); return i == 1000 })) }, true},
+			{"Every", func() any { return must(src.Every(func(i int) bool { calls.Add(1); return i < 1000 })) }, false},
+			{"Contains", func() any { return must(plinq.Contains(counted, 1000)) }, true},
+			{"First", func() any { return must(counted.Where(func(i int) bool { return i >= 5000 }).First()) }, 5000},
+			{"Take", func() any { return len(must(counted.Take(10_000).ToSlice())) }, 10_000},
+			{"TakeWhile", func() any {
+				return len(must(src.TakeWhile(func(i int) bool { calls.Add(1); return i < 10_000 }).ToSlice()))
+			}, 10_000},
+			{"ElementAt", func() any { return must(counted.ElementAt(7000)) }, 7000},
 			{"All break", func() any {
-				for v := range counted.All() {
+				for v := range values(counted) {
 					return v
 				}
 				return -1
@@ -67,13 +69,13 @@ func TestFirstIsFirstInOrder(t *testing.T) {
 	}
 	for _, p := range []partition.Partitioner{partition.Static(), partition.Dynamic(1), partition.Auto()} {
 		q := plinq.Range(0, 100_000).With(pfor.WithWorkers(4), pfor.WithPartitioner(p)).Where(slowStart)
-		if got := q.First(); got != 0 {
+		if got := must(q.First()); got != 0 {
 			t.Errorf("First with %s = %d; want 0", p.Name(), got)
 		}
-		if got, want := q.Take(150).ToSlice(), slices.Collect(plinq.Range(0, 150).All()); !slices.Equal(got, want) {
+		if got, want := must(q.Take(150).ToSlice()), slices.Collect(values(plinq.Range(0, 150))); !slices.Equal(got, want) {
 			t.Errorf("Take(150) with %s = %v; want 0..149", p.Name(), got)
 		}
-		if got := q.TakeWhile(func(i int) bool { return i != 57 }).Count(); got != 57 {
+		if got := must(q.TakeWhile(func(i int) bool { return i != 57 }).Count()); got != 57 {
 			t.Errorf("TakeWhile(!= 57).Count() with %s = %d; want 57", p.Name(), got)
 		}
 	}

@@ -3,8 +3,11 @@ package plinq_test
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"log"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/stealkit/stealkit/pfor"
@@ -24,41 +27,58 @@ var people = []Person{
 
 func Example() {
 	adults := plinq.From(people).Where(func(p Person) bool { return p.Age >= 18 })
-	names := plinq.Select(adults, func(p Person) string { return p.Name }).ToSlice()
+	names, err := plinq.Select(adults, func(p Person) string { return p.Name }).ToSlice()
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(names)
 	fmt.Println(plinq.Sum(plinq.Select(adults, func(p Person) int { return p.Age })))
 	// Output:
 	// [Ada Chen Emil Fay]
-	// 136
+	// 136 <nil>
 }
 
 func ExampleFrom() {
 	fmt.Println(plinq.From([]int{3, 1, 2}).ToSlice())
-	// Output: [3 1 2]
+	// Output: [3 1 2] <nil>
 }
 
 func ExampleRange() {
 	squares := plinq.Select(plinq.Range(1, 6), func(i int) int { return i * i })
 	fmt.Println(squares.ToSlice())
-	// Output: [1 4 9 16 25]
+	// Output: [1 4 9 16 25] <nil>
 }
 
 func ExampleFromSeq() {
 	words := plinq.FromSeq(strings.FieldsSeq("the quick brown fox"))
 	fmt.Println(plinq.Select(words, strings.ToUpper).ToSlice())
-	// Output: [THE QUICK BROWN FOX]
+	// Output: [THE QUICK BROWN FOX] <nil>
 }
 
 func ExampleQuery_Where() {
 	even := plinq.Range(0, 10).Where(func(i int) bool { return i%2 == 0 })
-	fmt.Println(even.ToSlice(), even.Count())
-	// Output: [0 2 4 6 8] 5
+	fmt.Println(even.ToSlice())
+	fmt.Println(even.Count())
+	// Output:
+	// [0 2 4 6 8] <nil>
+	// 5 <nil>
 }
 
 func ExampleSelect() {
 	lengths := plinq.Select(plinq.From([]string{"a", "bcd", "ef"}), func(s string) int { return len(s) })
 	fmt.Println(lengths.ToSlice())
-	// Output: [1 3 2]
+	// Output: [1 3 2] <nil>
+}
+
+func ExampleSelectErr() {
+	// The error is that of the first failing element in query order, as in a
+	// sequential loop, whichever worker met it first.
+	nums := plinq.SelectErr(plinq.From([]string{"1", "2", "x", "4", "y"}), strconv.Atoi)
+	fmt.Println(nums.ToSlice())
+	fmt.Println(plinq.SelectErr(plinq.From([]string{"1", "2"}), strconv.Atoi).ToSlice())
+	// Output:
+	// [] strconv.Atoi: parsing "x": invalid syntax
+	// [1 2] <nil>
 }
 
 func ExampleSelectIndexed() {
@@ -66,13 +86,13 @@ func ExampleSelectIndexed() {
 		return fmt.Sprint(i, "=", s)
 	})
 	fmt.Println(q.ToSlice())
-	// Output: [0=a 1=b 2=c]
+	// Output: [0=a 1=b 2=c] <nil>
 }
 
 func ExampleSelectMany() {
 	q := plinq.SelectMany(plinq.From([]string{"ab", "", "cde"}), func(s string) []string { return strings.Split(s, "") })
 	fmt.Println(q.ToSlice())
-	// Output: [a b c d e]
+	// Output: [a b c d e] <nil>
 }
 
 func ExampleZip() {
@@ -80,16 +100,36 @@ func ExampleZip() {
 		return strings.Repeat(s, i)
 	})
 	fmt.Println(q.ToSlice())
-	// Output: [a bb ccc]
+	// Output: [a bb ccc] <nil>
+}
+
+func ExampleConcat() {
+	q := plinq.Concat(plinq.Range(0, 3), plinq.Range(10, 20).Where(func(i int) bool { return i%4 == 0 }))
+	fmt.Println(q.ToSlice())
+	// Output: [0 1 2 12 16] <nil>
+}
+
+func ExampleChunk() {
+	batches, err := plinq.Chunk(plinq.Range(0, 7), 3).ToSlice()
+	fmt.Println(batches, err)
+	// Output: [[0 1 2] [3 4 5] [6]] <nil>
+}
+
+func ExampleScan() {
+	add := func(a, b int) int { return a + b }
+	xs := plinq.From([]int{3, 1, 4, 1, 5, 9, 2, 6})
+	fmt.Println(plinq.Scan(xs, 0, add).ToSlice())
+	fmt.Println(plinq.ScanExclusive(xs, 0, add).ToSlice())
+	// Output:
+	// [3 4 8 9 14 23 25 31] <nil>
+	// [0 3 4 8 9 14 23 25] <nil>
 }
 
 func ExampleQuery_OrderBy() {
 	byAge := plinq.From(people).OrderBy(func(a, b Person) int { return cmp.Compare(a.Age, b.Age) })
-	for p := range byAge.All() {
-		fmt.Print(p.Name, " ")
-	}
-	fmt.Println()
-	// Output: Dana Brendan Chen Fay Ada Emil
+	names, err := plinq.Select(byAge, func(p Person) string { return p.Name }).ToSlice()
+	fmt.Println(names, err)
+	// Output: [Dana Brendan Chen Fay Ada Emil] <nil>
 }
 
 func ExampleOrderByKey() {
@@ -97,28 +137,35 @@ func ExampleOrderByKey() {
 	q := plinq.ThenByKeyDescending(plinq.OrderByKey(plinq.From(people), func(p Person) string { return p.City }),
 		func(p Person) int { return p.Age })
 	fmt.Println(plinq.Select(q, func(p Person) string { return p.City + ":" + p.Name }).ToSlice())
-	// Output: [Berlin:Emil Berlin:Fay London:Ada London:Dana Paris:Chen Paris:Brendan]
+	// Output: [Berlin:Emil Berlin:Fay London:Ada London:Dana Paris:Chen Paris:Brendan] <nil>
 }
 
 func ExampleQuery_Take() {
 	fmt.Println(plinq.Range(0, 1_000_000).Where(func(i int) bool { return i%7 == 3 }).Take(4).ToSlice())
-	// Output: [3 10 17 24]
+	// Output: [3 10 17 24] <nil>
 }
 
 func ExampleQuery_TakeWhile() {
 	q := plinq.From([]int{1, 3, 5, 6, 7, 9})
 	odd := func(i int) bool { return i%2 == 1 }
-	fmt.Println(q.TakeWhile(odd).ToSlice(), q.SkipWhile(odd).ToSlice())
-	// Output: [1 3 5] [6 7 9]
+	fmt.Println(q.TakeWhile(odd).ToSlice())
+	fmt.Println(q.SkipWhile(odd).ToSlice())
+	// Output:
+	// [1 3 5] <nil>
+	// [6 7 9] <nil>
 }
 
 func ExampleQuery_Reverse() {
 	fmt.Println(plinq.Range(0, 5).Reverse().Skip(1).ToSlice())
-	// Output: [3 2 1 0]
+	// Output: [3 2 1 0] <nil>
 }
 
 func ExampleGroupBy() {
-	for g := range plinq.GroupBy(plinq.From(people), func(p Person) string { return p.City }).All() {
+	groups, err := plinq.GroupBy(plinq.From(people), func(p Person) string { return p.City }).ToSlice()
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, g := range groups {
 		fmt.Println(g.Key, len(g.Items), g.Items[0].Name)
 	}
 	// Output:
@@ -128,17 +175,20 @@ func ExampleGroupBy() {
 }
 
 func ExampleCountBy() {
-	counts := plinq.CountBy(plinq.Range(0, 10), func(i int) bool { return i%3 == 0 })
-	fmt.Println(counts[true], counts[false])
-	// Output: 4 6
+	counts, err := plinq.CountBy(plinq.Range(0, 10), func(i int) bool { return i%3 == 0 })
+	fmt.Println(counts[true], counts[false], err)
+	// Output: 4 6 <nil>
 }
 
 func ExampleAggregateBy() {
 	// Total age per city, in one pass: no group is collected.
 	type total struct{ people, years int }
-	byCity := plinq.AggregateBy(plinq.From(people), func(p Person) string { return p.City }, total{},
+	byCity, err := plinq.AggregateBy(plinq.From(people), func(p Person) string { return p.City }, total{},
 		func(t total, p Person) total { return total{t.people + 1, t.years + p.Age} },
 		func(a, b total) total { return total{a.people + b.people, a.years + b.years} })
+	if err != nil {
+		log.Fatal(err)
+	}
 	for _, city := range []string{"Berlin", "London", "Paris"} {
 		fmt.Println(city, byCity[city].people, byCity[city].years)
 	}
@@ -149,20 +199,37 @@ func ExampleAggregateBy() {
 }
 
 func ExampleToMap() {
-	ages := plinq.ToMap(plinq.From(people), func(p Person) string { return p.Name }, func(p Person) int { return p.Age })
-	fmt.Println(ages["Chen"], len(ages))
-	// Output: 24 6
+	ages, err := plinq.ToMap(plinq.From(people), func(p Person) string { return p.Name }, func(p Person) int { return p.Age })
+	fmt.Println(ages["Chen"], len(ages), err)
+	// Output: 24 6 <nil>
 }
 
 func ExampleDistinct() {
 	fmt.Println(plinq.Distinct(plinq.From([]int{3, 1, 3, 2, 1})).ToSlice())
-	// Output: [3 1 2]
+	// Output: [3 1 2] <nil>
 }
 
 func ExampleUnion() {
 	a, b := plinq.From([]int{1, 2, 2, 3}), plinq.From([]int{3, 4, 1, 5})
-	fmt.Println(plinq.Union(a, b).ToSlice(), plinq.Intersect(a, b).ToSlice(), plinq.Except(a, b).ToSlice())
-	// Output: [1 2 3 4 5] [1 3] [2]
+	fmt.Println(plinq.Union(a, b).ToSlice())
+	fmt.Println(plinq.Intersect(a, b).ToSlice())
+	fmt.Println(plinq.Except(a, b).ToSlice())
+	// Output:
+	// [1 2 3 4 5] <nil>
+	// [1 3] <nil>
+	// [2] <nil>
+}
+
+func ExampleUnion_contexts() {
+	// A binary operator's result stops when either input's context is done.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	a, b := plinq.From([]int{1, 2}), plinq.From([]int{3}).WithContext(ctx)
+	fmt.Println(plinq.Union(a, b).Count())
+	fmt.Println(plinq.Union(b, a).Count())
+	// Output:
+	// 0 context canceled
+	// 0 context canceled
 }
 
 func ExampleJoin() {
@@ -174,7 +241,11 @@ func ExampleJoin() {
 	q := plinq.Join(plinq.From(people), plinq.From(orders),
 		func(p Person) string { return p.Name }, func(o order) string { return o.Who },
 		func(p Person, o order) string { return p.Name + " in " + p.City + " ordered " + o.Item })
-	for s := range q.All() {
+	lines, err := q.ToSlice()
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range lines {
 		fmt.Println(s)
 	}
 	// Output:
@@ -184,79 +255,122 @@ func ExampleJoin() {
 }
 
 func ExampleSum() {
-	fmt.Println(plinq.Sum(plinq.From([]float64{0.5, 1.25, 2})), plinq.Average(plinq.Range(1, 5)))
-	// Output: 3.75 2.5
+	fmt.Println(plinq.Sum(plinq.From([]float64{0.5, 1.25, 2})))
+	fmt.Println(plinq.Average(plinq.Range(1, 5)))
+	// Output:
+	// 3.75 <nil>
+	// 2.5 <nil>
 }
 
 func ExampleMin() {
 	q := plinq.From([]int{4, -2, 9})
-	fmt.Println(plinq.Min(q), plinq.Max(q))
-	// Output: -2 9
+	fmt.Println(plinq.Min(q))
+	fmt.Println(plinq.Max(q))
+	// Output:
+	// -2 <nil>
+	// 9 <nil>
 }
 
 func ExampleMinBy() {
 	age := func(p Person) int { return p.Age }
-	fmt.Println(plinq.MinBy(plinq.From(people), age).Name, plinq.MaxBy(plinq.From(people), age).Name)
+	youngest, _ := plinq.MinBy(plinq.From(people), age)
+	oldest, _ := plinq.MaxBy(plinq.From(people), age)
+	fmt.Println(youngest.Name, oldest.Name)
 	// Output: Dana Emil
 }
 
 func ExampleAggregate() {
 	// Concatenation is associative but not commutative: the result is in order.
-	s := plinq.Aggregate(plinq.Range(0, 5), "",
+	s, err := plinq.Aggregate(plinq.Range(0, 5), "",
 		func(acc string, i int) string { return acc + fmt.Sprint(i) },
 		func(a, b string) string { return a + b })
-	fmt.Println(s)
-	// Output: 01234
+	fmt.Println(s, err)
+	// Output: 01234 <nil>
 }
 
 func ExampleQuery_Reduce() {
 	fmt.Println(plinq.Range(1, 6).Reduce(1, func(a, b int) int { return a * b }))
-	// Output: 120
+	// Output: 120 <nil>
 }
 
 func ExampleQuery_Any() {
 	q := plinq.From(people)
-	fmt.Println(q.Any(func(p Person) bool { return p.Age < 16 }), q.Every(func(p Person) bool { return p.Age < 50 }),
-		plinq.Contains(plinq.Range(0, 100), 42))
-	// Output: true false true
+	fmt.Println(q.Any(func(p Person) bool { return p.Age < 16 }))
+	fmt.Println(q.Every(func(p Person) bool { return p.Age < 50 }))
+	fmt.Println(plinq.Contains(plinq.Range(0, 100), 42))
+	// Output:
+	// true <nil>
+	// false <nil>
+	// true <nil>
+}
+
+func ExampleQuery_FindAny() {
+	// Any multiple of 1000 will do: which one depends on the workers' timing.
+	v, ok, err := plinq.Range(1, 1_000_000).FindAny(func(i int) bool { return i%1000 == 0 })
+	fmt.Println(v%1000 == 0, ok, err)
+	// Output: true true <nil>
 }
 
 func ExampleQuery_First() {
 	q := plinq.Range(0, 1_000_000).Where(func(i int) bool { return i > 0 && i%1000 == 0 })
-	fmt.Println(q.First(), q.Last(), q.ElementAt(2))
+	fmt.Println(q.First())
+	fmt.Println(q.Last())
+	fmt.Println(q.ElementAt(2))
 	fmt.Println(plinq.Empty[int]().FirstOrDefault())
 	// Output:
-	// 1000 999000 3000
-	// 0
+	// 1000 <nil>
+	// 999000 <nil>
+	// 3000 <nil>
+	// 0 <nil>
+}
+
+func ExampleQuery_LastOrDefault() {
+	fmt.Println(plinq.Range(0, 10).Where(func(i int) bool { return i > 20 }).LastOrDefault())
+	fmt.Println(plinq.Range(0, 10).LastOrDefault())
+	// Output:
+	// 0 <nil>
+	// 9 <nil>
+}
+
+func ExampleQuery_Single() {
+	fmt.Println(plinq.From(people).Where(func(p Person) bool { return p.Age > 50 }).Single())
+	// Output: {Emil 52 Berlin} <nil>
 }
 
 func ExampleQuery_ForAll() {
 	tens := make([]int, 4)
-	plinq.Range(0, 4).ForAll(func(i int) { tens[i] = i * 10 }) // each call writes its own element
-	fmt.Println(tens)
-	// Output: [0 10 20 30]
+	err := plinq.Range(0, 4).ForAll(func(i int) { tens[i] = i * 10 }) // each call writes its own element
+	fmt.Println(tens, err)
+	// Output: [0 10 20 30] <nil>
 }
 
-func ExampleQuery_All() {
-	for p := range plinq.From(people).Where(func(p Person) bool { return p.City == "Paris" }).All() {
+func ExampleQuery_Values() {
+	values, errf := plinq.From(people).Where(func(p Person) bool { return p.City == "Paris" }).Values()
+	for p := range values {
 		fmt.Println(p.Name)
+	}
+	if err := errf(); err != nil {
+		log.Fatal(err)
 	}
 	// Output:
 	// Brendan
 	// Chen
 }
 
-func ExampleQuery_Enumerate() {
-	for i, s := range plinq.From([]string{"x", "y"}).Enumerate() {
+func ExampleQuery_All() {
+	all, errf := plinq.From([]string{"x", "y"}).All()
+	for i, s := range all {
 		fmt.Println(i, s)
 	}
+	fmt.Println(errf())
 	// Output:
 	// 0 x
 	// 1 y
+	// <nil>
 }
 
 func ExampleQuery_Unordered() {
-	got := plinq.Range(0, 10).Where(func(i int) bool { return i%3 == 0 }).Unordered().ToSlice()
+	got, _ := plinq.Range(0, 10).Where(func(i int) bool { return i%3 == 0 }).Unordered().ToSlice()
 	slices.Sort(got) // any order; the same elements
 	fmt.Println(got)
 	// Output: [0 3 6 9]
@@ -265,13 +379,13 @@ func ExampleQuery_Unordered() {
 func ExampleQuery_With() {
 	q := plinq.Range(0, 100).With(pfor.WithWorkers(4), pfor.WithGrain(10))
 	fmt.Println(plinq.Sum(q))
-	// Output: 4950
+	// Output: 4950 <nil>
 }
 
-func ExampleTry() {
+func ExampleQuery_WithContext() {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := plinq.Try(plinq.Range(0, 1000).WithContext(ctx).ToSlice)
-	fmt.Println(err)
-	// Output: context canceled
+	s, err := plinq.Range(0, 1000).WithContext(ctx).ToSlice()
+	fmt.Println(len(s), err, errors.Is(err, context.Canceled))
+	// Output: 0 context canceled true
 }

@@ -10,44 +10,60 @@ import (
 )
 
 // An exec is one run of a query by a terminal operation: its options and
-// its context, shared by every loop the run makes.
+// its contexts, shared by every loop the run makes.
+//
+// A run that fails (a context is done, a user function returned an error)
+// unwinds by panicking with a stop on the goroutine that called the
+// terminal operation, and the terminal's deferred catch turns the stop into
+// its returned error, as encoding/json and text/template unwind: a stop
+// never crosses the package boundary. Plans and loops thus need no error
+// plumbing, and a stop is never raised on a worker: workers record an
+// error in their loop (worker.fail), and the loop raises it on the caller
+// once every worker has stopped.
 type exec struct {
 	opts      []pfor.Option
-	blockOpts []pfor.Option // opts for loops over blocks: one block at a time
-	ctx       context.Context
-	done      <-chan struct{} // ctx.Done(), polled by every runner before each batch; nil if ctx is never done
+	blockOpts []pfor.Option   // opts for loops over blocks: one block at a time
+	ctx       context.Context // handed to pfor: ctxs[0], or Background
+	ctxs      []context.Context
+	dones     []<-chan struct{} // ctxs' Done channels that can close, polled by every runner before each batch
 	unordered bool
 }
 
-// newExec starts a run; it panics with *canceledError if the query's
-// context is already done.
+// newExec starts a run; it raises a stop if one of the query's contexts is
+// already done.
 func newExec(s *settings) *exec {
 	x := &exec{ctx: context.Background()}
 	if s != nil {
-		x.opts, x.unordered = s.opts, s.unordered
-		if s.ctx != nil {
-			x.ctx = s.ctx
+		x.opts, x.unordered, x.ctxs = s.opts, s.unordered, s.ctxs
+	}
+	for _, c := range x.ctxs {
+		if d := c.Done(); d != nil {
+			x.dones = append(x.dones, d)
 		}
 	}
+	if len(x.ctxs) > 0 {
+		x.ctx = x.ctxs[0]
+	}
 	x.check()
-	x.done = x.ctx.Done()
 	x.opts = append(x.opts[:len(x.opts):len(x.opts)], callname.Option(opName).(pfor.Option))
 	x.blockOpts = append(x.opts[:len(x.opts):len(x.opts)], pfor.WithGrain(1))
 	return x
 }
 
-// canceled reports whether the run's context is done. Polling the channel
-// costs a few nanoseconds, which is why runners do it once per batch.
-// (Watching ctx with context.AfterFunc to raise a flag was rejected: the
-// callback's goroutine waits for a free P, and with every P running a
+// canceled reports whether one of the run's contexts is done. Polling a
+// channel costs a few nanoseconds, which is why runners do it once per
+// batch. (Watching ctx with context.AfterFunc to raise a flag was rejected:
+// the callback's goroutine waits for a free P, and with every P running a
 // worker it waited up to a 10 ms time slice, in which the workers ran on.)
 func (x *exec) canceled() bool {
-	select {
-	case <-x.done:
-		return true
-	default:
-		return false
+	for _, d := range x.dones {
+		select {
+		case <-d:
+			return true
+		default:
+		}
 	}
+	return false
 }
 
 // opName is the name a *pfor.PanicError gives the operation whose
@@ -63,7 +79,8 @@ var errStop = errors.New("plinq: stop")
 // stop the loop (no chunk starts after that); finish gets each state, in
 // slot order, on the caller's goroutine once every worker has stopped.
 // Panics in init or body reach the caller as *pfor.PanicError; if the run is
-// canceled, chunks panics with *canceledError after the loop has stopped.
+// canceled or a worker failed (worker.fail), chunks raises a stop after the
+// loop has stopped.
 func chunks[S any](x *exec, lo, hi int, init func(w *worker) S, body func(s S, lo, hi int) bool, finish func(S)) *loop {
 	return loopOver(x, x.opts, lo, hi, init, body, finish)
 }
@@ -117,49 +134,40 @@ func loopOver[S any](x *exec, opts []pfor.Option, lo, hi int, init func(w *worke
 			return nil
 		}, fin, opts...)
 	if err != nil && err != errStop { // bodies return only errStop: any other error is ctx's
-		panic(&canceledError{err})
+		panic(stop{err})
+	}
+	if err := l.failure(); err != nil {
+		panic(stop{err})
 	}
 	x.check()
 	return l
 }
 
-// check panics with *canceledError if the run's context is done.
+// check raises a stop if one of the run's contexts is done: the error is
+// that of the first such context in the query's list.
 func (x *exec) check() {
-	if err := x.ctx.Err(); err != nil {
-		panic(&canceledError{err})
+	for _, c := range x.ctxs {
+		if err := c.Err(); err != nil {
+			panic(stop{err})
+		}
 	}
 }
 
-// canceledError is the panic value of a terminal operation whose context
-// was done; Try turns it back into the context's error.
-type canceledError struct{ err error }
+// A stop is the panic that ends a failed run; see exec.
+type stop struct{ err error }
 
-func (e *canceledError) Error() string {
-	return "plinq: query canceled: " + e.err.Error() + " (run the terminal operation inside plinq.Try to get this as an error)"
-}
-
-func (e *canceledError) Unwrap() error { return e.err }
-
-// Try calls f, which runs terminal operations of queries, and returns its
-// result and nil. If a terminal operation run by f stops because its query's
-// context (see WithContext) is done, Try returns the zero R and the
-// context's error, ctx.Err(). Other panics, *pfor.PanicError from a query's
-// functions among them, pass through. Method values make it short:
-//
-//	names, err := plinq.Try(q.WithContext(ctx).ToSlice)
-func Try[R any](f func() R) (r R, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			e, ok := v.(error)
-			var c *canceledError
-			if !ok || !errors.As(e, &c) { // errors.As also finds one inside a *pfor.PanicError of a nested query
-				panic(v)
-			}
-			var zero R
-			r, err = zero, c.err
+// catch, deferred by every terminal operation, turns a stop of its run into
+// the error *err; it re-raises any other panic. A stop is raised only on the
+// goroutine of the terminal operation whose run failed, and every terminal
+// operation catches its own, so the stop caught is always this run's.
+func catch(err *error) {
+	if r := recover(); r != nil {
+		s, ok := r.(stop)
+		if !ok {
+			panic(r)
 		}
-	}()
-	return f(), nil
+		*err = s.err
+	}
 }
 
 // guard calls f, which calls user functions on the caller's goroutine, and
@@ -172,7 +180,7 @@ func guard(f func()) {
 			if _, ok := r.(*pfor.PanicError); ok {
 				panic(r)
 			}
-			if _, ok := r.(*canceledError); ok {
+			if _, ok := r.(stop); ok {
 				panic(r)
 			}
 			panic(&pfor.PanicError{Value: r, Stack: debug.Stack(), Call: opName})

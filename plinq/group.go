@@ -37,8 +37,9 @@ func GroupBy[T any, K comparable](q Query[T], key func(T) K) Query[Group[K, T]] 
 // (as Sum does), and the maps are merged at the end (a map operation per
 // distinct key per worker). NaN keys are each counted apart, as in a map
 // loop. CountBy panics if key is nil.
-func CountBy[T any, K comparable](q Query[T], key func(T) K) map[K]int {
+func CountBy[T any, K comparable](q Query[T], key func(T) K) (_ map[K]int, err error) {
 	mustFunc("CountBy", "key", key == nil)
+	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
 	type state struct {
@@ -70,7 +71,7 @@ func CountBy[T any, K comparable](q Query[T], key func(T) K) map[K]int {
 	if total == nil {
 		total = make(map[K]int)
 	}
-	return total
+	return total, nil
 }
 
 // ToMap runs q and returns the map of key(x) to value(x) for its elements
@@ -81,9 +82,10 @@ func CountBy[T any, K comparable](q Query[T], key func(T) K) map[K]int {
 // each worker fills a map of its own,
 // remembering for each key the chunk its value came from, and the maps are
 // merged at the end. ToMap panics if key or value is nil.
-func ToMap[T any, K comparable, V any](q Query[T], key func(T) K, value func(T) V) map[K]V {
+func ToMap[T any, K comparable, V any](q Query[T], key func(T) K, value func(T) V) (_ map[K]V, err error) {
 	mustFunc("ToMap", "key", key == nil)
 	mustFunc("ToMap", "value", value == nil)
+	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
 	type entry struct {
@@ -127,5 +129,5 @@ func ToMap[T any, K comparable, V any](q Query[T], key func(T) K, value func(T) 
 	for k, e := range merged {
 		out[k] = e.v
 	}
-	return out
+	return out, nil
 }

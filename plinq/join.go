@@ -7,13 +7,13 @@ package plinq
 // table read concurrently afterwards), and then outer runs fused with the
 // probe, so only inner is materialized. outerKey, innerKey and result are
 // called concurrently from several goroutines; each key function once per
-// element. The result has outer's settings. Join panics if a function is
-// nil.
+// element. The result has both queries' settings, merged as Concat merges
+// them. Join panics if a function is nil.
 func Join[O, I any, K comparable, R any](outer Query[O], inner Query[I], outerKey func(O) K, innerKey func(I) K, result func(O, I) R) Query[R] {
 	mustFunc("Join", "outerKey", outerKey == nil)
 	mustFunc("Join", "innerKey", innerKey == nil)
 	mustFunc("Join", "result", result == nil)
-	return derive(outer, func(x *exec) flow[R] {
+	return derive2("Join", outer, inner, func(x *exec) flow[R] {
 		items := collect(x, inner.flow(x), true)
 		ix := indexKeys(x, items, innerKey)
 		all, start := arrange(x, ix, items)

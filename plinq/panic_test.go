@@ -23,52 +23,59 @@ func boomAt(i int) {
 // panicking are runs of queries whose functions panic, one per place where
 // plinq calls user code: inside workers, and on the caller's goroutine.
 var panicking = map[string]func(){
-	"Where":  func() { plinq.Range(0, 5000).Where(func(i int) bool { boomAt(i); return true }).ToSlice() },
-	"Select": func() { plinq.Select(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i }).ToSlice() },
+	"Where":  func() { must(plinq.Range(0, 5000).Where(func(i int) bool { boomAt(i); return true }).ToSlice()) },
+	"Select": func() { must(plinq.Select(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i }).ToSlice()) },
 	"SelectIndexed": func() {
-		plinq.SelectIndexed(plinq.Range(0, 5000), func(i, x int) int { boomAt(i); return x }).ToSlice()
+		must(plinq.SelectIndexed(plinq.Range(0, 5000), func(i, x int) int { boomAt(i); return x }).ToSlice())
 	},
 	"SelectMany": func() {
-		plinq.SelectMany(plinq.Range(0, 5000), func(i int) []int { boomAt(i); return nil }).ToSlice()
+		must(plinq.SelectMany(plinq.Range(0, 5000), func(i int) []int { boomAt(i); return nil }).ToSlice())
 	},
 	"Zip": func() {
-		plinq.Zip(plinq.Range(0, 5000), plinq.Range(0, 5000), func(a, b int) int { boomAt(a); return b }).ToSlice()
+		must(plinq.Zip(plinq.Range(0, 5000), plinq.Range(0, 5000), func(a, b int) int { boomAt(a); return b }).ToSlice())
 	},
-	"OrderBy":    func() { plinq.Range(0, 5000).OrderBy(func(a, b int) int { boomAt(a); return b - a }).ToSlice() },
-	"OrderByKey": func() { plinq.OrderByKey(plinq.Range(0, 5000), func(i int) int { boomAt(i); return -i }).ToSlice() },
-	"TakeWhile":  func() { plinq.Range(0, 5000).TakeWhile(func(i int) bool { boomAt(i); return true }).ToSlice() },
-	"SkipWhile":  func() { plinq.Range(0, 5000).SkipWhile(func(i int) bool { boomAt(i); return true }).ToSlice() },
-	"GroupBy":    func() { plinq.GroupBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }).ToSlice() },
-	"DistinctBy": func() { plinq.DistinctBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }).ToSlice() },
+	"OrderBy": func() { must(plinq.Range(0, 5000).OrderBy(func(a, b int) int { boomAt(a); return b - a }).ToSlice()) },
+	"OrderByKey": func() {
+		must(plinq.OrderByKey(plinq.Range(0, 5000), func(i int) int { boomAt(i); return -i }).ToSlice())
+	},
+	"TakeWhile": func() { must(plinq.Range(0, 5000).TakeWhile(func(i int) bool { boomAt(i); return true }).ToSlice()) },
+	"SkipWhile": func() { must(plinq.Range(0, 5000).SkipWhile(func(i int) bool { boomAt(i); return true }).ToSlice()) },
+	"GroupBy": func() {
+		must(plinq.GroupBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }).ToSlice())
+	},
+	"DistinctBy": func() {
+		must(plinq.DistinctBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }).ToSlice())
+	},
 	"Join": func() {
-		plinq.Join(plinq.Range(0, 5000), plinq.Range(0, 10), func(i int) int { boomAt(i); return i }, func(i int) int { return i },
-			func(a, b int) int { return a }).ToSlice()
+		must(plinq.Join(plinq.Range(0, 5000), plinq.Range(0, 10), func(i int) int { boomAt(i); return i }, func(i int) int { return i },
+			func(a, b int) int { return a }).ToSlice())
+
 	},
-	"CountBy": func() { plinq.CountBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }) },
+	"CountBy": func() { must(plinq.CountBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 })) },
 	"ToMap": func() {
-		plinq.ToMap(plinq.Range(0, 5000), func(i int) int { return i }, func(i int) int { boomAt(i); return i })
+		must(plinq.ToMap(plinq.Range(0, 5000), func(i int) int { return i }, func(i int) int { boomAt(i); return i }))
 	},
-	"Any":    func() { plinq.Range(0, 5000).Any(func(i int) bool { boomAt(i); return false }) },
-	"First":  func() { plinq.Range(0, 5000).Where(func(i int) bool { boomAt(i); return i == 4000 }).First() },
-	"ForAll": func() { plinq.Range(0, 5000).ForAll(boomAt) },
+	"Any":    func() { must(plinq.Range(0, 5000).Any(func(i int) bool { boomAt(i); return false })) },
+	"First":  func() { must(plinq.Range(0, 5000).Where(func(i int) bool { boomAt(i); return i == 4000 }).First()) },
+	"ForAll": func() { mustDo(plinq.Range(0, 5000).ForAll(boomAt)) },
 	"Aggregate": func() {
-		plinq.Aggregate(plinq.Range(0, 5000), 0, func(a, i int) int { boomAt(i); return a }, func(a, b int) int { return a })
+		must(plinq.Aggregate(plinq.Range(0, 5000), 0, func(a, i int) int { boomAt(i); return a }, func(a, b int) int { return a }))
 	},
 	"AggregateBy key": func() {
-		plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }, 0, func(a, i int) int { return a + i }, func(a, b int) int { return a + b })
+		must(plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }, 0, func(a, i int) int { return a + i }, func(a, b int) int { return a + b }))
 	},
 	"AggregateBy fold": func() {
-		plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { return i % 3 }, 0, func(a, i int) int { boomAt(i); return a + i }, func(a, b int) int { return a + b })
+		must(plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { return i % 3 }, 0, func(a, i int) int { boomAt(i); return a + i }, func(a, b int) int { return a + b }))
 	},
 	"AggregateBy combine, on the caller": func() {
-		plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { return i % 3 }, 0, func(a, i int) int { return a + i }, func(a, b int) int { panic(errBoom) })
+		must(plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { return i % 3 }, 0, func(a, i int) int { return a + i }, func(a, b int) int { panic(errBoom) }))
 	},
 	"Aggregate combine, on the caller": func() {
-		plinq.Aggregate(plinq.Range(0, 5000), 0, func(a, i int) int { return a + i }, func(a, b int) int { panic(errBoom) })
+		must(plinq.Aggregate(plinq.Range(0, 5000), 0, func(a, i int) int { return a + i }, func(a, b int) int { panic(errBoom) }))
 	},
-	"MinBy": func() { plinq.MinBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i }) },
+	"MinBy": func() { must(plinq.MinBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i })) },
 	"FromSeq, on the caller": func() {
-		plinq.FromSeq(iter.Seq[int](func(yield func(int) bool) { panic(errBoom) })).Count()
+		must(plinq.FromSeq(iter.Seq[int](func(yield func(int) bool) { panic(errBoom) })).Count())
 	},
 }
 
@@ -107,22 +114,24 @@ func setWorkers(n int) func() {
 // leave no goroutine behind (beyond the pool's warm helpers, which the
 // widest run starts first).
 func TestNoLeaks(t *testing.T) {
-	plinq.Range(0, 1<<12).With(pfor.WithWorkers(8)).Count()
-	plinq.Range(0, 1<<12).With(pfor.WithWorkers(8)).Where(func(int) bool { return true }).Count()
+	must(plinq.Range(0, 1<<12).With(pfor.WithWorkers(8)).Count())
+	must(plinq.Range(0, 1<<12).With(pfor.WithWorkers(8)).Where(func(int) bool { return true }).Count())
 	time.Sleep(10 * time.Millisecond)
 	base := runtime.NumGoroutine()
 	for i := range 60 {
 		q := plinq.Range(0, 1<<14).With(pfor.WithWorkers(1 + i%8))
 		switch i % 4 {
 		case 0:
-			q.Where(func(i int) bool { return i%3 == 0 }).ToSlice()
+			must(q.Where(func(i int) bool { return i%3 == 0 }).ToSlice())
 		case 1:
-			q.Where(func(i int) bool { return i > 100 }).First()
+			must(q.Where(func(i int) bool { return i > 100 }).First())
 		case 2:
 			catch(panicking["OrderBy"])
 		case 3:
 			ctx, cancel := canceledAfter(q, 500)
-			plinq.Try(ctx.Count)
+			if _, err := ctx.Count(); err == nil {
+				t.Error("Count of a query canceled midway returned a nil error")
+			}
 			cancel()
 		}
 	}

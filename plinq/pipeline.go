@@ -2,6 +2,7 @@ package plinq
 
 import (
 	"math"
+	"sync"
 	"sync/atomic"
 )
 
@@ -156,6 +157,10 @@ type loop struct {
 	// output is dropped. MaxInt64 until an early exit lowers it to the
 	// start of the chunk that found the answer; -1 stops every chunk.
 	cut atomic.Int64
+
+	mu    sync.Mutex
+	err   error // the error of the failed chunk with the lowest start, nil if none
+	errLo int   // that chunk's start
 }
 
 func newLoop(x *exec) *loop {
@@ -180,6 +185,20 @@ func (l *loop) stopAll() { l.cut.Store(-1) }
 // wasCut reports whether an early exit lowered the cut.
 func (l *loop) wasCut() bool { return l.cut.Load() != math.MaxInt64 }
 
+// failure returns the error that fails the loop once every worker has
+// stopped: that of the failed chunk with the lowest start, if no early exit
+// cut the loop before it. The chunks before a failed chunk run to the end,
+// as they do before a cut, so this is the error a sequential loop would
+// meet first, and the same in every run.
+func (l *loop) failure() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil || int64(l.errLo) > l.cut.Load() {
+		return nil
+	}
+	return l.err
+}
+
 // A worker is one worker slot of a loop, as its runners see it. Only the
 // goroutine driving the slot touches it.
 type worker struct {
@@ -191,4 +210,19 @@ type worker struct {
 // canceled, or an early exit made the chunk useless.
 func (w *worker) stopped() bool {
 	return int64(w.lo) > w.l.cut.Load() || w.l.x.canceled()
+}
+
+// fail records that a user function failed with err in the worker's chunk,
+// and cuts the loop there: chunks after it stop at their next batch. The
+// stage that calls it stops its chunk, and must first hand on the elements
+// before the failing one, since a later stage may fail on one of those
+// first, or an early exit may need no more.
+func (w *worker) fail(err error) {
+	l := w.l
+	l.mu.Lock()
+	if l.err == nil || w.lo < l.errLo {
+		l.err, l.errLo = err, w.lo
+	}
+	l.mu.Unlock()
+	l.lower(w.lo)
 }

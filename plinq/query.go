@@ -27,11 +27,10 @@ type Query[T any] struct {
 }
 
 // settings are a query's options. Operators hand them on to the queries they
-// return; binary operators (Zip, Union, Join, ...) take their first
-// query's.
+// return; binary operators merge their inputs' (see merge).
 type settings struct {
 	opts      []pfor.Option
-	ctx       context.Context // nil: none
+	ctxs      []context.Context // the run stops once any is done
 	unordered bool
 }
 
@@ -50,24 +49,27 @@ func (q Query[T]) With(opts ...pfor.Option) Query[T] {
 	return q
 }
 
-// WithContext returns q with a context: once ctx is done, a running
-// terminal operation stops starting work and every chunk in progress stops
-// at its next batch of 256 elements, and the terminal operation then panics
-// with an error wrapping ctx.Err(); run it inside Try to receive ctx.Err()
-// as an error instead. A terminal operation whose ctx is done before it
-// starts does no work. WithContext panics if ctx is nil.
+// WithContext returns q with ctx added to its contexts: once any of them
+// is done, a running terminal operation starts no more work, every chunk in
+// progress stops at its next batch, and the terminal operation returns the
+// done context's error, ctx.Err() (that of the first done in the order they
+// were added, if several are). A terminal operation whose context is done
+// before it starts calls no function of the query. WithContext panics if
+// ctx is nil.
 func (q Query[T]) WithContext(ctx context.Context) Query[T] {
 	if ctx == nil {
 		panic("plinq: WithContext(nil)")
 	}
 	s := q.settings()
-	s.ctx = ctx
+	if !slices.Contains(s.ctxs, ctx) {
+		s.ctxs = append(slices.Clip(s.ctxs), ctx)
+	}
 	q.set = &s
 	return q
 }
 
 // Unordered returns q with permission to deliver its results in any order:
-// ToSlice, All, Enumerate and the queries derived from q may return the same
+// ToSlice, Values, All and the queries derived from q may return the same
 // elements as the ordered query in another order where that is cheaper.
 // Which elements a query yields never depends on it: positional operators
 // (Take, Skip, TakeWhile, SkipWhile, SelectIndexed, Zip, Reverse, First,
@@ -86,6 +88,47 @@ func (q Query[T]) settings() settings {
 		return settings{}
 	}
 	return *q.set
+}
+
+// mergeSettings returns the settings of a query made of a and b by the binary
+// operator call, the same for every such operator (Concat, Zip, Union,
+// Intersect, Except, Join) and either order of the inputs:
+//
+//   - contexts: both queries' (a's first), so the run stops when the first
+//     of them is done;
+//   - Unordered: only if both are;
+//   - pfor options: those of the one that has any; if both have options,
+//     they must be the same list, as when both come from one query
+//     configured with With, and mergeSettings panics otherwise: options cannot be
+//     compared, so two different lists are a conflict with no right answer.
+func mergeSettings(call string, a, b *settings) *settings {
+	if a == b || b == nil {
+		return a
+	}
+	if a == nil {
+		return b
+	}
+	m := *a
+	for _, c := range b.ctxs {
+		if !slices.Contains(m.ctxs, c) {
+			m.ctxs = append(slices.Clip(m.ctxs), c)
+		}
+	}
+	m.unordered = a.unordered && b.unordered
+	switch {
+	case len(b.opts) == 0:
+	case len(a.opts) == 0:
+		m.opts = b.opts
+	case len(a.opts) != len(b.opts) || &a.opts[0] != &b.opts[0]:
+		panic("plinq: " + call + ": both queries have options set by With, and they differ; set them once, on the result")
+	}
+	return &m
+}
+
+// derive2 returns a query with the settings of a and b merged by call, and
+// the given plan.
+func derive2[A, B, U any](call string, a Query[A], b Query[B], plan func(x *exec) flow[U]) Query[U] {
+	return Query[U]{plan: plan, set: mergeSettings(call, a.set, b.set)}
 }
 
 // derive returns a query with q's settings and the given plan.

@@ -23,6 +23,46 @@ func Select[T, U any](q Query[T], f func(T) U) Query[U] {
 	})
 }
 
+// SelectErr is Select with a function that can fail: the query of f(x)
+// for every element x of q, in query order, as long as f returns a nil
+// error. f is called concurrently from several goroutines, at most once per
+// element, for the elements the terminal operation evaluates (as Select's
+// f: Count of an indexed query calls it for none, First for one). Once a
+// call fails, no chunk after its element starts and the running ones stop
+// at their next batch, while those before it run to the end: the terminal
+// operation returns the error of the first failing element in query order,
+// the error a sequential loop would return, whatever the workers and the
+// partitioner. (Any, Every, Contains and FindAny, which stop at any answer,
+// return it only if they found no answer first.) SelectErr panics if f is
+// nil.
+func SelectErr[T, U any](q Query[T], f func(T) (U, error)) Query[U] {
+	mustFunc("SelectErr", "f", f == nil)
+	return derive(q, func(x *exec) flow[U] {
+		in := q.flow(x)
+		return flow[U]{n: in.n, indexed: in.indexed, open: func(w *worker, sink func([]U) bool) func(lo, hi int) bool {
+			buf := make([]U, batchLen)
+			return in.open(w, func(b []T) bool {
+				out := buf[:len(b)]
+				for i, v := range b {
+					u, err := f(v)
+					if err != nil {
+						// Hand on the elements before the failing one: a later
+						// stage may fail on one of them first, or an early exit
+						// may need no more.
+						if i > 0 && !sink(out[:i]) {
+							return false
+						}
+						w.fail(err)
+						return false
+					}
+					out[i] = u
+				}
+				return sink(out)
+			})
+		}}
+	})
+}
+
 // SelectIndexed returns the query of f(i, x) for every element x of q, where
 // i is x's position in q (0 for q's first element), in query order. f is
 // called concurrently from several goroutines, once per element. If q is

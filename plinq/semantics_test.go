@@ -25,14 +25,14 @@ func TestReuse(t *testing.T) {
 	base := plinq.Range(0, 10_000).Where(func(i int) bool { calls.Add(1); return i%3 != 0 })
 	a := plinq.Select(base, func(i int) int { return i * 2 })
 	b := base.OrderByDescending(func(x, y int) int { return x - y }).Take(5)
-	first, second := a.ToSlice(), a.ToSlice()
+	first, second := must(a.ToSlice()), must(a.ToSlice())
 	if d := gocmp.Diff(first, second); d != "" {
 		t.Errorf("running a query twice differs (-first +second):\n%s", d)
 	}
-	if got, want := b.ToSlice(), []int{9998, 9997, 9995, 9994, 9992}; !slices.Equal(got, want) {
+	if got, want := must(b.ToSlice()), []int{9998, 9997, 9995, 9994, 9992}; !slices.Equal(got, want) {
 		t.Errorf("branch b = %v; want %v", got, want)
 	}
-	if got := len(a.ToSlice()); got != 6666 {
+	if got := len(must(a.ToSlice())); got != 6666 {
 		t.Errorf("branch a after running b has %d elements; want 6666", got)
 	}
 	if c := calls.Load(); c != 4*10_000 {
@@ -42,14 +42,14 @@ func TestReuse(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
-			if got := plinq.GroupBy(b, func(i int) int { return i % 2 }).Count(); got != 2 {
+			if got := must(plinq.GroupBy(b, func(i int) int { return i % 2 }).Count()); got != 2 {
 				t.Errorf("concurrent run: %d groups; want 2", got)
 			}
 		})
 	}
 	wg.Wait()
 	seq := plinq.FromSeq(slices.Values([]int{1, 2, 3}))
-	if seq.Count() != 3 || plinq.Sum(seq) != 6 {
+	if must(seq.Count()) != 3 || must(plinq.Sum(seq)) != 6 {
 		t.Error("a FromSeq query does not read its sequence again when run again")
 	}
 }
@@ -57,7 +57,7 @@ func TestReuse(t *testing.T) {
 // TestIndexedCountCallsNothing: Count of an indexed query knows its length.
 func TestIndexedCountCallsNothing(t *testing.T) {
 	q := plinq.Select(plinq.Range(0, 1000), func(int) int { panic("called") }).Skip(10).Take(500)
-	if got := q.Count(); got != 500 {
+	if got := must(q.Count()); got != 500 {
 		t.Errorf("Count() = %d; want 500", got)
 	}
 }
@@ -66,11 +66,11 @@ func TestIndexedCountCallsNothing(t *testing.T) {
 // source is never written.
 func TestToSliceDoesNotAlias(t *testing.T) {
 	src := []int{1, 2, 3}
-	got := plinq.From(src).ToSlice()
+	got := must(plinq.From(src).ToSlice())
 	got[0] = 100
-	sorted := plinq.From(src).OrderBy(func(a, b int) int { return b - a }).ToSlice()
+	sorted := must(plinq.From(src).OrderBy(func(a, b int) int { return b - a }).ToSlice())
 	sorted[0] = 200
-	plinq.From(src).Take(2).Skip(1).ToSlice()[0] = 300
+	must(plinq.From(src).Take(2).Skip(1).ToSlice())[0] = 300
 	if !slices.Equal(src, []int{1, 2, 3}) {
 		t.Errorf("source changed to %v", src)
 	}
@@ -78,7 +78,7 @@ func TestToSliceDoesNotAlias(t *testing.T) {
 
 // TestNestedQueries: a query may run inside another's functions.
 func TestNestedQueries(t *testing.T) {
-	got := plinq.Select(plinq.Range(0, 50), func(i int) int { return plinq.Sum(plinq.Range(0, i)) }).ToSlice()
+	got := must(plinq.Select(plinq.Range(0, 50), func(i int) int { return must(plinq.Sum(plinq.Range(0, i))) }).ToSlice())
 	for i, s := range got {
 		if s != i*(i-1)/2 {
 			t.Fatalf("nested Sum at %d = %d; want %d", i, s, i*(i-1)/2)
@@ -95,15 +95,15 @@ func TestDeterministicReductions(t *testing.T) {
 		s[i] = r.NormFloat64() * 1e6
 	}
 	q := plinq.From(s).Where(func(f float64) bool { return f > -1e6 })
-	wantSum, wantAvg := plinq.Sum(q.With(pfor.WithWorkers(1))), plinq.Average(q.With(pfor.WithWorkers(1)))
+	wantSum, wantAvg := must(plinq.Sum(q.With(pfor.WithWorkers(1)))), must(plinq.Average(q.With(pfor.WithWorkers(1))))
 	wantByKey := sumsByKey(q.With(pfor.WithWorkers(1)))
 	for _, w := range []int{2, 3, 7} {
 		for _, p := range []partition.Partitioner{partition.Static(), partition.Dynamic(3), partition.Auto()} {
 			qq := q.With(pfor.WithWorkers(w), pfor.WithPartitioner(p))
-			if got := plinq.Sum(qq); got != wantSum {
+			if got := must(plinq.Sum(qq)); got != wantSum {
 				t.Errorf("Sum with %d workers, %s = %v; want %v as with one", w, p.Name(), got, wantSum)
 			}
-			if got := plinq.Average(qq); got != wantAvg {
+			if got := must(plinq.Average(qq)); got != wantAvg {
 				t.Errorf("Average with %d workers, %s = %v; want %v as with one", w, p.Name(), got, wantAvg)
 			}
 			if got := sumsByKey(qq); !maps.Equal(got, wantByKey) {
@@ -119,7 +119,7 @@ func keyOf(f float64) int { return int(math.Abs(f)) % 7 }
 func add(a, b float64) float64 { return a + b }
 
 func sumsByKey(q plinq.Query[float64]) map[int]float64 {
-	return plinq.AggregateBy(q, keyOf, 0, add, add)
+	return must(plinq.AggregateBy(q, keyOf, 0, add, add))
 }
 
 // TestLargeSortsAndGroups: the package's real block sizes, on inputs that
@@ -143,16 +143,16 @@ func TestLargeSortsAndGroups(t *testing.T) {
 	q := plinq.From(s).With(pfor.WithWorkers(3))
 	byK := func(a, b rec) int { return cmp.Compare(a.K, b.K) }
 	want := refSort(s, byK)
-	if d := gocmp.Diff(want, plinq.OrderByKey(q, func(x rec) int { return x.K }).ToSlice()); d != "" {
+	if d := gocmp.Diff(want, must(plinq.OrderByKey(q, func(x rec) int { return x.K }).ToSlice())); d != "" {
 		t.Errorf("OrderByKey (radix) differs from the stable reference:\n%s", d[:min(len(d), 2000)])
 	}
 	m := min(n, 50_000) // several merge levels; comparison sorts are slow under -race
-	if d := gocmp.Diff(refSort(s[:m], byK), q.Take(m).OrderBy(byK).ToSlice()); d != "" {
+	if d := gocmp.Diff(refSort(s[:m], byK), must(q.Take(m).OrderBy(byK).ToSlice())); d != "" {
 		t.Errorf("OrderBy (merge) differs from the stable reference:\n%s", d[:min(len(d), 2000)])
 	}
 	key := func(x rec) int { return x.K % 1000 }
 	wantG := refGroupBy(s, key)
-	gotG := plinq.GroupBy(q, key).ToSlice()
+	gotG := must(plinq.GroupBy(q, key).ToSlice())
 	if len(gotG) != len(wantG) {
 		t.Fatalf("GroupBy made %d groups; want %d", len(gotG), len(wantG))
 	}
@@ -161,7 +161,7 @@ func TestLargeSortsAndGroups(t *testing.T) {
 			t.Fatalf("GroupBy group %d = key %d with %d items; want key %d with %d items, in order", g, gotG[g].Key, len(gotG[g].Items), wantG[g].Key, len(wantG[g].Items))
 		}
 	}
-	if got, want := plinq.DistinctBy(q, key).ToSlice(), refDistinctBy(s, key); !slices.Equal(got, want) {
+	if got, want := must(plinq.DistinctBy(q, key).ToSlice()), refDistinctBy(s, key); !slices.Equal(got, want) {
 		t.Errorf("DistinctBy over several blocks differs from the reference")
 	}
 }
@@ -174,7 +174,7 @@ func TestAllocations(t *testing.T) {
 	}
 	count := func(n int, opts ...pfor.Option) float64 {
 		q := plinq.Select(plinq.Range(0, n).With(opts...).Where(func(i int) bool { return i%3 != 0 }), func(i int) int { return i / 2 })
-		return testing.AllocsPerRun(5, func() { q.ToSlice() })
+		return testing.AllocsPerRun(5, func() { must(q.ToSlice()) })
 	}
 	// Two workers, one chunk each: a fixed set of buffers, the result, and
 	// each worker's pages: doubling from 1024 elements to 1 MiB (128K

@@ -21,9 +21,9 @@ func DistinctBy[T any, K comparable](q Query[T], key func(T) K) Query[T] {
 
 // Union returns the query of the distinct elements of a, then those of b not
 // in a, by ==, each where it first appears: Distinct of a followed by b. The
-// result has a's settings.
+// result has both queries' settings, merged as Concat merges them.
 func Union[T comparable](a, b Query[T]) Query[T] {
-	return derive(a, func(x *exec) flow[T] {
+	return derive2("Union", a, b, func(x *exec) flow[T] {
 		sa, sb := collect(x, a.flow(x), true), collect(x, b.flow(x), true)
 		both := append(append(make([]T, 0, len(sa)+len(sb)), sa...), sb...)
 		return ownedFlow(firsts(x, indexKeys(x, both, identity[T]), both))
@@ -31,17 +31,17 @@ func Union[T comparable](a, b Query[T]) Query[T] {
 }
 
 // Intersect returns the query of the distinct elements of a that are also
-// in b, by ==, in their order of first appearance in a. The result has a's
-// settings.
+// in b, by ==, in their order of first appearance in a. The result has
+// both queries' settings, merged as Concat merges them.
 func Intersect[T comparable](a, b Query[T]) Query[T] {
-	return derive(a, func(x *exec) flow[T] { return members(x, a, b, true) })
+	return derive2("Intersect", a, b, func(x *exec) flow[T] { return members(x, a, b, true) })
 }
 
 // Except returns the query of the distinct elements of a that are not in b,
-// by ==, in their order of first appearance in a. The result has a's
-// settings.
+// by ==, in their order of first appearance in a. The result has both
+// queries' settings, merged as Concat merges them.
 func Except[T comparable](a, b Query[T]) Query[T] {
-	return derive(a, func(x *exec) flow[T] { return members(x, a, b, false) })
+	return derive2("Except", a, b, func(x *exec) flow[T] { return members(x, a, b, false) })
 }
 
 // members is the flow of the distinct elements of a whose membership in b

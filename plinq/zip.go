@@ -4,11 +4,11 @@ package plinq
 // the shorter of a and b, in order. f is called concurrently from several
 // goroutines, once per pair. If a and b are both indexed (see Select), Zip
 // is indexed too and reads both in step, chunk by chunk; an input that is
-// not indexed is first collected into a slice. The result has a's settings.
-// Zip panics if f is nil.
+// not indexed is first collected into a slice. The result has both
+// queries' settings, merged as Concat merges them. Zip panics if f is nil.
 func Zip[A, B, C any](a Query[A], b Query[B], f func(A, B) C) Query[C] {
 	mustFunc("Zip", "f", f == nil)
-	return derive(a, func(x *exec) flow[C] {
+	return derive2("Zip", a, b, func(x *exec) flow[C] {
 		fa, fb := indexed(x, a.flow(x)), indexed(x, b.flow(x))
 		return flow[C]{n: min(fa.n, fb.n), indexed: true, open: func(w *worker, sink func([]C) bool) func(lo, hi int) bool {
 			bufA, bufB, out := make([]A, batchLen), make([]B, batchLen), make([]C, batchLen)

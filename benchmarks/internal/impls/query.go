@@ -77,13 +77,14 @@ func plinqQuery(q *workload.QueryInstance, workers int) {
 		region uint16
 		total  workload.RegionTotal
 	}
-	sums := plinq.Select(byRegion, func(g plinq.Group[uint16, workload.Order]) regionTotal {
+	sums, err := plinq.Select(byRegion, func(g plinq.Group[uint16, workload.Order]) regionTotal {
 		t := regionTotal{region: g.Key, total: workload.RegionTotal{Orders: int64(len(g.Items))}}
 		for _, o := range g.Items {
 			t.total.Revenue += o.Revenue()
 		}
 		return t
 	}).ToSlice()
+	noQueryError("plinq", err)
 	var totals [workload.QueryRegions]workload.RegionTotal
 	for _, s := range sums {
 		totals[s.region] = s.total
@@ -99,7 +100,7 @@ func plinqAggregate(q *workload.QueryInstance, workers int) {
 	// The identity is nil: each block's first fold allocates the block's own totals, which
 	// the later folds and the in-order combines then update in place (a block's totals are
 	// reachable from that block's fold and the combines only).
-	sum := plinq.Aggregate(selected, (*totals)(nil),
+	sum, err := plinq.Aggregate(selected, (*totals)(nil),
 		func(t *totals, o workload.Order) *totals {
 			if t == nil {
 				t = new(totals)
@@ -121,6 +122,7 @@ func plinqAggregate(q *workload.QueryInstance, workers int) {
 			}
 			return a
 		})
+	noQueryError("plinq-aggregate", err)
 	if sum == nil {
 		sum = new(totals)
 	}
@@ -129,7 +131,7 @@ func plinqAggregate(q *workload.QueryInstance, workers int) {
 
 func plinqAggregateBy(q *workload.QueryInstance, workers int) {
 	selected := plinq.From(q.Orders()).Where(workload.Order.Selected).With(pfor.WithWorkers(workers))
-	byRegion := plinq.AggregateBy(selected, func(o workload.Order) uint16 { return o.Region }, workload.RegionTotal{},
+	byRegion, err := plinq.AggregateBy(selected, func(o workload.Order) uint16 { return o.Region }, workload.RegionTotal{},
 		func(t workload.RegionTotal, o workload.Order) workload.RegionTotal {
 			t.Orders++
 			t.Revenue += o.Revenue()
@@ -140,11 +142,20 @@ func plinqAggregateBy(q *workload.QueryInstance, workers int) {
 			a.Revenue += b.Revenue
 			return a
 		})
+	noQueryError("plinq-aggregateby", err)
 	var totals totals
 	for region, t := range byRegion {
 		totals[region] = t
 	}
 	q.SetTotals(&totals)
+}
+
+// noQueryError panics if a plinq query failed: the queries here have no
+// context and no function that returns an error, so none can.
+func noQueryError(impl string, err error) {
+	if err != nil {
+		panic("impls: " + impl + ": the query failed: " + err.Error())
+	}
 }
 
 func chunksLocalQuery(q *workload.QueryInstance, workers int) {
