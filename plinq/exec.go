@@ -127,7 +127,7 @@ func loopOver[S any](x *exec, opts []pfor.Option, lo, hi int, init func(w *worke
 			return sl
 		},
 		func(sl *slot[S], lo, hi int) error {
-			sl.w.lo = lo
+			sl.w.lo, sl.w.failed = lo, false
 			if !body(sl.s, lo, hi) {
 				return errStop
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"github.com/stealkit/stealkit/plinq"
@@ -147,6 +148,29 @@ var operators = []func(r *rand.Rand, p pipeline) pipeline{
 		ok, ik := func(x int) int { return mod(x, 4) }, func(x int) int { return mod(x, 5) }
 		f := func(o, i int) int { return o*1000 + i }
 		return p.then(fmt.Sprintf("Join(%d)", len(other)), plinq.Join(p.q, plinq.From(other), ok, ik, f), refJoin(p.ref, other, ok, ik, f))
+	},
+	func(r *rand.Rand, p pipeline) pipeline {
+		if r.IntN(2) == 0 { // a branch of the query after itself
+			pred := func(x int) bool { return x%2 != 0 }
+			return p.then("Concat(self.Where)", plinq.Concat(p.q, p.q.Where(pred)), append(slices.Clone(p.ref), refWhere(p.ref, pred)...))
+		}
+		other := randSlice(r)
+		if r.IntN(2) == 0 {
+			return p.then(fmt.Sprintf("Concat(From(%d), self)", len(other)), plinq.Concat(plinq.From(other), p.q), append(slices.Clone(other), p.ref...))
+		}
+		return p.then(fmt.Sprintf("Concat(From(%d))", len(other)), plinq.Concat(p.q, plinq.From(other)), append(slices.Clone(p.ref), other...))
+	},
+	func(r *rand.Rand, p pipeline) pipeline { // each batch summarized: its length and its elements in order
+		n := 1 + r.IntN(50)
+		summary := func(b []int) int { return len(b)*1_000_003 + hashInts(b) }
+		return p.then(fmt.Sprintf("Chunk(%d)", n), plinq.Select(plinq.Chunk(p.q, n), summary), refSelect(refChunk(p.ref, n), summary))
+	},
+	func(r *rand.Rand, p pipeline) pipeline { // int sums wrap alike; op(a, b) = a+b+a*b is associative, 0 its identity
+		op := func(a, b int) int { return a + b + a*b }
+		if r.IntN(2) == 0 {
+			return p.then("Scan", plinq.Scan(p.q, 0, op), refScan(p.ref, 0, op, true))
+		}
+		return p.then("ScanExclusive", plinq.ScanExclusive(p.q, 0, op), refScan(p.ref, 0, op, false))
 	},
 	func(r *rand.Rand, p pipeline) pipeline {
 		p = p.then("Unordered", p.q.Unordered(), p.ref)

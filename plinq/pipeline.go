@@ -202,14 +202,16 @@ func (l *loop) failure() error {
 // A worker is one worker slot of a loop, as its runners see it. Only the
 // goroutine driving the slot touches it.
 type worker struct {
-	l  *loop
-	lo int // start of the chunk being run
+	l      *loop
+	lo     int  // start of the chunk being run
+	failed bool // a stage failed in this chunk (see fail)
 }
 
 // stopped reports whether the worker must stop its chunk: the run was
-// canceled, or an early exit made the chunk useless.
+// canceled, a stage failed in it, or an early exit or a failure in an
+// earlier chunk made it useless.
 func (w *worker) stopped() bool {
-	return int64(w.lo) > w.l.cut.Load() || w.l.x.canceled()
+	return w.failed || int64(w.lo) > w.l.cut.Load() || w.l.x.canceled()
 }
 
 // fail records that a user function failed with err in the worker's chunk,
@@ -225,4 +227,5 @@ func (w *worker) fail(err error) {
 	}
 	l.mu.Unlock()
 	l.lower(w.lo)
+	w.failed = true // the chunk stops even where a terminal runs it in pieces (foldBlocks)
 }

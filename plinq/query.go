@@ -102,11 +102,15 @@ func (q Query[T]) settings() settings {
 //     configured with With, and mergeSettings panics otherwise: options cannot be
 //     compared, so two different lists are a conflict with no right answer.
 func mergeSettings(call string, a, b *settings) *settings {
-	if a == b || b == nil {
+	if a == b {
 		return a
 	}
+	var none settings
 	if a == nil {
-		return b
+		a = &none
+	}
+	if b == nil {
+		b = &none
 	}
 	m := *a
 	for _, c := range b.ctxs {

@@ -196,3 +196,26 @@ func refMinBy[T any, K cmp.Ordered](s []T, key func(T) K, sign int) (best T, ok 
 	}
 	return best, ok
 }
+
+func refChunk[T any](s []T, n int) [][]T {
+	var out [][]T
+	for i := 0; i < len(s); i += n {
+		out = append(out, slices.Clone(s[i:min(i+n, len(s))]))
+	}
+	return out
+}
+
+func refScan[T any](s []T, identity T, op func(T, T) T, inclusive bool) []T {
+	var out []T
+	acc := identity
+	for _, v := range s {
+		if !inclusive {
+			out = append(out, acc)
+		}
+		acc = op(acc, v)
+		if inclusive {
+			out = append(out, acc)
+		}
+	}
+	return out
+}

@@ -115,6 +115,37 @@ var terminals = []terminal{
 		}
 		return s[len(s)-1], true
 	}, false},
+	{"LastOrDefault", func(q plinq.Query[int]) any { return must(q.LastOrDefault()) }, func(s []int) (any, bool) {
+		if len(s) == 0 {
+			return 0, true
+		}
+		return s[len(s)-1], true
+	}, false},
+	{"Single", func(q plinq.Query[int]) any { return must(q.Single()) }, func(s []int) (any, bool) {
+		if len(s) != 1 {
+			return nil, false
+		}
+		return s[0], true
+	}, false},
+	{"Single(x%7==2)", func(q plinq.Query[int]) any {
+		return must(q.Where(func(x int) bool { return mod(x, 7) == 2 }).Single())
+	}, func(s []int) (any, bool) {
+		m := refWhere(s, func(x int) bool { return mod(x, 7) == 2 })
+		if len(m) != 1 {
+			return nil, false
+		}
+		return m[0], true
+	}, false},
+	{"FindAny(x>25)", func(q plinq.Query[int]) any { // any match will do: the result is whether one was found, if it is one
+		v, ok, err := q.FindAny(func(x int) bool { return x > 25 })
+		mustDo(err)
+		if ok && v <= 25 {
+			return fmt.Sprintf("FindAny returned %d, which does not match", v)
+		}
+		return ok
+	}, func(s []int) (any, bool) {
+		return slices.ContainsFunc(s, func(x int) bool { return x > 25 }), true
+	}, false},
 	{"ElementAt(7)", func(q plinq.Query[int]) any { return must(q.ElementAt(7)) }, func(s []int) (any, bool) {
 		if len(s) <= 7 {
 			return nil, false
