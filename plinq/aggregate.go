@@ -10,8 +10,8 @@ type Number interface {
 
 // Count returns the number of elements of q. An indexed query (see Select)
 // knows its length, so Count does not run it and calls none of its
-// functions; any other query runs, and its elements are counted, not
-// stored.
+// functions: O(1). Any other query runs, and its elements are counted, not
+// stored: O(n) time, O(1) memory besides q's operators'.
 func (q Query[T]) Count() (_ int, err error) {
 	defer catch(&err)
 	x := newExec(q.set)
@@ -27,11 +27,12 @@ func (q Query[T]) Count() (_ int, err error) {
 }
 
 // Sum returns the sum of q's elements, 0 if q is empty. The sum is
-// deterministic, as pfor.Reduce's is: q's source is cut into blocks of
-// max(1024, n/4096) indices, each block's elements are added in order, and
-// the blocks' sums are added in block order, so a float sum is the same
-// bit for bit in every run, whatever the workers and the partitioner.
-// Integer sums wrap around on overflow, as + does.
+// deterministic, as pfor.Reduce's is: the elements are added in blocks
+// whose bounds depend only on the length of q's source, each block in
+// order and the blocks' sums in block order, so a float sum is the same bit
+// for bit in every run, whatever the workers and the partitioner. Integer
+// sums wrap around on overflow, as + does. O(n) time, O(1) memory besides
+// q's operators'.
 func Sum[T Number](q Query[T]) (_ T, err error) {
 	defer catch(&err)
 	x := newExec(q.set)
@@ -48,8 +49,8 @@ func Sum[T Number](q Query[T]) (_ T, err error) {
 }
 
 // Average returns the mean of q's elements: their sum as float64 values,
-// added in blocks as Sum adds, divided by their number. Average panics if q
-// is empty.
+// added in blocks as Sum adds (so the same in every run), divided by their
+// number. Average panics if q is empty.
 func Average[T Number](q Query[T]) (_ float64, err error) {
 	defer catch(&err)
 	x := newExec(q.set)
@@ -75,19 +76,19 @@ func Average[T Number](q Query[T]) (_ float64, err error) {
 }
 
 // Aggregate folds q into one value in parallel, deterministically, as
-// pfor.Reduce does: q's source is cut into blocks of max(1024, n/4096)
-// indices, the elements of each block are folded from identity with fold in
-// query order, and the blocks' results are combined with combine in block
-// order:
+// pfor.Reduce does: q's source is cut into blocks whose bounds depend only
+// on its length, the elements of each block are folded from identity with
+// fold in query order, and the blocks' results are combined with combine in
+// block order:
 //
 //	combine(...combine(combine(fold(fold(identity, q[0]), q[1])..., fold(...)), ...)
 //
 // combine must be associative and identity an identity of combine; neither
-// needs to be commutative. The blocks depend only on the length of q's
-// source, so the result is the same in every run, whatever the workers and
-// the partitioner. fold and combine are called concurrently from several
-// goroutines (the final combines on the caller's). Aggregate of an empty
-// query is identity. Aggregate panics if fold or combine is nil.
+// needs to be commutative. The result is the same in every run, whatever
+// the workers and the partitioner. fold is called once per element,
+// concurrently from several goroutines; combine once per block but the
+// first, on the calling goroutine. Aggregate of an empty query is identity.
+// Aggregate panics if fold or combine is nil.
 func Aggregate[T, A any](q Query[T], identity A, fold func(A, T) A, combine func(A, A) A) (A, error) {
 	mustFunc("Aggregate", "fold", fold == nil)
 	mustFunc("Aggregate", "combine", combine == nil)

@@ -4,14 +4,11 @@ import "slices"
 
 // AggregateBy runs q and folds the elements of each key into a value of
 // their own, in one parallel pass, without collecting them: GroupBy
-// followed by an Aggregate per group, as one loop, for a grouped sum or
-// count, or any fold that does not need a group's elements side by side.
-// The result for key k is the fold of the elements x with key(x) == k,
-// from identity, in query order, cut as Aggregate cuts: q's source is cut
-// into parts whose length depends on its length only (Aggregate's blocks of
-// max(1024, n/4096) indices, but at most 256 parts), each part's elements
-// of key k are folded from identity in query order, and the parts' values
-// are combined with combine in part order. So the result is the same in
+// followed by an Aggregate per group, for a grouped sum or count, or any
+// fold that does not need a group's elements side by side. The result for
+// key k is the fold of the elements x with key(x) == k from identity, in
+// query order, cut into parts and combined as Aggregate does: the parts
+// depend only on the length of q's source, so the result is the same in
 // every run, whatever the workers and the partitioner (a float sum per key
 // too, bit for bit). combine must be associative and identity an identity
 // of combine; neither needs to be commutative. identity is copied as a
@@ -19,12 +16,12 @@ import "slices"
 // slice identity would be shared by them: use a nil one, and let fold
 // allocate a part's own value when it gets nil.
 //
-// key and fold are called concurrently from several goroutines, key once
-// per element; combine on the calling goroutine. Each worker finds keys by
-// scanning while it has met at most 16, and with a map of its own after
-// that; the values of each key are combined in part order at the end. Keys
-// unequal to themselves (NaN) are left out of the result, which no lookup
-// could find. AggregateBy panics if key, fold or combine is nil.
+// key is called once per element and fold once per element, concurrently
+// from several goroutines; combine, on the calling goroutine, once per part
+// of q's source that has elements of the key, but the first. AggregateBy takes O(n) time and O(k) memory for k
+// distinct keys. Keys unequal to themselves (NaN) are left out of the
+// result, which no lookup could find. AggregateBy panics if key, fold or
+// combine is nil.
 func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity A, fold func(A, T) A, combine func(A, A) A) (_ map[K]A, err error) {
 	mustFunc("AggregateBy", "key", key == nil)
 	mustFunc("AggregateBy", "fold", fold == nil)
@@ -32,6 +29,9 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
+	// Each worker finds keys by scanning while it has met at most fewKeys,
+	// and with a map of its own after that; the values of each key are
+	// combined in part order at the end (combineByKey).
 	bl := segmentLen(f.n)
 	type state struct {
 		keyTable[K, A]

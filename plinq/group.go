@@ -8,18 +8,19 @@ type Group[K comparable, T any] struct {
 
 // GroupBy returns the query of q's elements grouped by key(x), compared
 // with ==: one Group per distinct key, in the order in which the keys first
-// appear in q, each holding its elements in query order. key is called
-// concurrently from several goroutines, once per element. q is collected
-// into a slice (for free if q is a slice), its keys are numbered in parallel
-// per block of 65536 elements with a map per worker, the blocks' keys are
-// merged on the calling goroutine (a map operation per distinct key per
-// block), and the elements are placed group by group in parallel: all
-// groups' Items share one allocation (each capped, so appending to one
-// copies it). A NaN key, unequal to itself, makes a group of its own per
-// element, as in a map. GroupBy panics if key is nil.
+// appear in q, each holding its elements in query order; the same groups
+// in every run, whatever the workers and the partitioner. key is called
+// once per element, concurrently from several goroutines. q is collected
+// first (for free if q is a slice); the grouping takes O(n) time and
+// memory for n elements, and all groups' Items share one allocation, each
+// capped, so appending to one copies it. A NaN key, unequal to itself,
+// makes a group of its own per element, as in a map. GroupBy panics if key
+// is nil.
 func GroupBy[T any, K comparable](q Query[T], key func(T) K) Query[Group[K, T]] {
 	mustFunc("GroupBy", "key", key == nil)
 	return derive(q, func(x *exec) flow[Group[K, T]] {
+		// The keys are numbered per block in parallel and merged in block
+		// order (keyindex.go), then the elements placed group by group.
 		items := collect(x, q.flow(x), true)
 		ix := indexKeys(x, items, key)
 		all, start := arrange(x, ix, items)
@@ -32,16 +33,18 @@ func GroupBy[T any, K comparable](q Query[T], key func(T) K) Query[Group[K, T]] 
 }
 
 // CountBy runs q and returns how many of its elements have each key(x), by
-// ==. key is called concurrently from several goroutines, once per element;
-// each worker counts into a map of its own, taking blocks of q's source
-// (as Sum does), and the maps are merged at the end (a map operation per
-// distinct key per worker). NaN keys are each counted apart, as in a map
-// loop. CountBy panics if key is nil.
+// ==, as a sequential map loop would count them. key is called once per
+// element, concurrently from several goroutines. CountBy takes O(n) time
+// and O(k) memory for k distinct keys; NaN keys are each counted apart, as
+// in a map loop. CountBy panics if key is nil.
 func CountBy[T any, K comparable](q Query[T], key func(T) K) (_ map[K]int, err error) {
 	mustFunc("CountBy", "key", key == nil)
 	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
+	// Each worker counts into a map of its own, taking blocks of q's source
+	// as Sum does; the maps are merged at the end, a map operation per
+	// distinct key per worker.
 	type state struct {
 		m   map[K]int
 		run func(lo, hi int) bool
@@ -76,18 +79,20 @@ func CountBy[T any, K comparable](q Query[T], key func(T) K) (_ map[K]int, err e
 
 // ToMap runs q and returns the map of key(x) to value(x) for its elements
 // x. When several elements have the same key, the last in query order wins,
-// as in a sequential loop. key and value are called concurrently from
-// several goroutines, key once per element and value at most once (not for
-// an element whose key a later element of the same worker already set);
-// each worker fills a map of its own,
-// remembering for each key the chunk its value came from, and the maps are
-// merged at the end. ToMap panics if key or value is nil.
+// as in a sequential loop, in every run. key and value are called
+// concurrently from several goroutines, key once per element and value at
+// most once (it may be skipped for an element whose value a later element
+// overrides). ToMap takes O(n) time and O(k) memory for k distinct keys.
+// ToMap panics if key or value is nil.
 func ToMap[T any, K comparable, V any](q Query[T], key func(T) K, value func(T) V) (_ map[K]V, err error) {
 	mustFunc("ToMap", "key", key == nil)
 	mustFunc("ToMap", "value", value == nil)
 	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
+	// Each worker fills a map of its own, remembering for each key the
+	// chunk its value came from, and the maps are merged at the end: a
+	// later chunk's value wins.
 	type entry struct {
 		v  V
 		lo int // the chunk the value came from (its first block): a later chunk's value wins

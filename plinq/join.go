@@ -2,13 +2,14 @@ package plinq
 
 // Join returns the inner equi-join of outer and inner: result(o, i) for
 // every element o of outer, in query order, and for each element i of inner
-// with innerKey(i) == outerKey(o), in inner's query order. It is a hash
-// join: inner is collected and grouped by key as GroupBy groups (building a
-// table read concurrently afterwards), and then outer runs fused with the
-// probe, so only inner is materialized. outerKey, innerKey and result are
-// called concurrently from several goroutines; each key function once per
-// element. The result has both queries' settings, merged as Concat merges
-// them. Join panics if a function is nil.
+// with innerKey(i) == outerKey(o), in inner's query order. inner is
+// collected and grouped by key (a hash join), then outer runs fused with
+// the probe: only inner is materialized, and Join takes O(len(outer) +
+// len(inner) + results) time. outerKey, innerKey and result are called
+// concurrently from several goroutines, each key function once per
+// element of its query, result once per pair. The result has both
+// queries' settings, merged as Concat merges them. Join panics if a
+// function is nil.
 func Join[O, I any, K comparable, R any](outer Query[O], inner Query[I], outerKey func(O) K, innerKey func(I) K, result func(O, I) R) Query[R] {
 	mustFunc("Join", "outerKey", outerKey == nil)
 	mustFunc("Join", "innerKey", innerKey == nil)

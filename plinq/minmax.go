@@ -3,8 +3,8 @@ package plinq
 import "cmp"
 
 // Min returns the least element of q, as the built-in min would: if any
-// element is a floating-point NaN, the result is NaN. Min is computed in
-// blocks, as Sum is. Min panics if q is empty.
+// element is a floating-point NaN, the result is NaN. It is computed in
+// blocks, as Sum is: O(n) time. Min panics if q is empty.
 func Min[T cmp.Ordered](q Query[T]) (T, error) {
 	return extreme(q, "Min", func(a, b T) T { return min(a, b) })
 }
@@ -50,8 +50,9 @@ func extreme[T any](q Query[T], call string, pick func(a, b T) T) (_ T, err erro
 
 // MinBy returns the element of q with the least key(x), ordered as
 // cmp.Compare orders keys (a NaN key is least); of several with the least
-// key, the first in query order. key is called concurrently from several
-// goroutines, once per element. MinBy panics if key is nil or q is empty.
+// key, the first in query order, in every run. key is called once per
+// element, concurrently from several goroutines. MinBy panics if key is nil
+// or q is empty.
 func MinBy[T any, K cmp.Ordered](q Query[T], key func(T) K) (T, error) {
 	mustFunc("MinBy", "key", key == nil)
 	return extremeBy(q, "MinBy", key, -1)

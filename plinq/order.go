@@ -19,12 +19,10 @@ type sortKey[T any] struct {
 // OrderBy returns the query of q's elements sorted by cmp, which returns a
 // negative number, zero or a positive number as a sorts before, with or
 // after b, as for slices.SortFunc; it must be a strict weak order. The sort
-// is stable: elements that cmp finds equal keep their order in q. It is a
-// parallel merge sort: fixed-size runs are sorted in parallel, then merged
-// pairwise, each merge cut into pieces at split points found by binary
-// search, so that every level of merging is parallel. cmp is called
-// concurrently from several goroutines. A ThenBy may follow. OrderBy panics
-// if cmp is nil.
+// is stable: elements that cmp finds equal keep their order in q. q is
+// collected first; the sort takes O(n log n) calls of cmp, concurrently
+// from several goroutines, and O(n) memory. A ThenBy may follow. OrderBy
+// panics if cmp is nil.
 func (q Query[T]) OrderBy(cmp func(a, b T) int) Query[T] {
 	mustFunc("OrderBy", "cmp", cmp == nil)
 	return orderBy(q, sortKey[T]{cmp: cmp})
@@ -54,12 +52,11 @@ func (q Query[T]) ThenByDescending(cmp func(a, b T) int) Query[T] {
 // OrderByKey returns the query of q's elements sorted by key(x), ascending
 // as cmp.Compare orders keys (for floats, NaN first and -0 equal to +0),
 // stably. When every key of the sort (with its ThenByKey keys) is an
-// integer or a float, the sort is a parallel LSD radix sort: key is called
-// once per element, in parallel, and each pass over 8 bits of the keys that
-// vary counts and scatters fixed blocks in parallel. Otherwise it is
-// OrderBy's merge sort comparing keys, and key is called concurrently,
-// several times per element: it must be cheap and always return the same
-// key for an element. OrderByKey panics if key is nil.
+// integer or a float, key is called once per element, concurrently, and
+// the sort takes O(n) time per byte of key that varies (a radix sort).
+// Otherwise it sorts as OrderBy does, comparing keys, and key is called
+// concurrently, O(log n) times per element: it must be cheap and always
+// return the same key for an element. OrderByKey panics if key is nil.
 func OrderByKey[T any, K cmp.Ordered](q Query[T], key func(T) K) Query[T] {
 	mustFunc("OrderByKey", "key", key == nil)
 	return orderBy(q, keyOrder(key, false))

@@ -9,7 +9,8 @@ import (
 
 // A Query is a parallel query over a sequence of T: a source and the
 // operators applied to it, run by a terminal operation (ToSlice, Sum, First,
-// All, ...). A Query is an immutable value: operators return new queries and
+// Values, ...), which returns the run's error as its last result (see
+// Errors in the package doc). A Query is an immutable value: operators return new queries and
 // never change their input, so a query may be run any number of times, also
 // from several goroutines at once (each run evaluates it afresh), and
 // branched into several queries. The zero Query is an empty query with
@@ -39,9 +40,10 @@ type settings struct {
 // pfor.WithPartitioner, pfor.WithGrain, pfor.WithLabel, ... Options apply in
 // order, so a later option overrides an earlier one of the same kind.
 // WithGrain and the partitioner apply to loops over the query's elements;
-// plinq's internal loops over fixed blocks of elements (reductions, sorts,
-// grouping) take one block at a time. pfor.WithStats records only the last
-// loop of a run.
+// loops over blocks of elements (reductions, sorts, grouping) take one
+// block at a time whatever the grain. pfor.WithStats records only the last
+// loop of a run. Options never change a query's results, except FindAny's
+// choice among matches.
 func (q Query[T]) With(opts ...pfor.Option) Query[T] {
 	s := q.settings()
 	s.opts = append(slices.Clip(s.opts), opts...)

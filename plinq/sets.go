@@ -1,16 +1,17 @@
 package plinq
 
 // Distinct returns the query of q's distinct elements, by ==, each where it
-// first appears in q, in query order. It numbers q's elements as GroupBy
-// numbers keys (see GroupBy for the cost) and keeps each one's first.
-// A NaN, unequal to itself, is kept every time it appears.
+// first appears in q, in query order. q is collected first (for free if q
+// is a slice); Distinct takes O(n) time and memory. A NaN, unequal to
+// itself, is kept every time it appears.
 func Distinct[T comparable](q Query[T]) Query[T] {
 	return DistinctBy(q, identity[T])
 }
 
 // DistinctBy returns the query of the first element of q, in query order,
-// for each distinct key(x), by ==. key is called concurrently from several
-// goroutines, once per element. DistinctBy panics if key is nil.
+// for each distinct key(x), by ==. key is called once per element,
+// concurrently from several goroutines. q is collected first; DistinctBy
+// takes O(n) time and memory. DistinctBy panics if key is nil.
 func DistinctBy[T any, K comparable](q Query[T], key func(T) K) Query[T] {
 	mustFunc("DistinctBy", "key", key == nil)
 	return derive(q, func(x *exec) flow[T] {
@@ -20,7 +21,8 @@ func DistinctBy[T any, K comparable](q Query[T], key func(T) K) Query[T] {
 }
 
 // Union returns the query of the distinct elements of a, then those of b not
-// in a, by ==, each where it first appears: Distinct of a followed by b. The
+// in a, by ==, each where it first appears: Distinct of a followed by b.
+// Both are collected; Union takes O(len(a)+len(b)) time and memory. The
 // result has both queries' settings, merged as Concat merges them.
 func Union[T comparable](a, b Query[T]) Query[T] {
 	return derive2("Union", a, b, func(x *exec) flow[T] {
@@ -31,14 +33,16 @@ func Union[T comparable](a, b Query[T]) Query[T] {
 }
 
 // Intersect returns the query of the distinct elements of a that are also
-// in b, by ==, in their order of first appearance in a. The result has
-// both queries' settings, merged as Concat merges them.
+// in b, by ==, in their order of first appearance in a. Both are
+// collected; Intersect takes O(len(a)+len(b)) time and memory. The result
+// has both queries' settings, merged as Concat merges them.
 func Intersect[T comparable](a, b Query[T]) Query[T] {
 	return derive2("Intersect", a, b, func(x *exec) flow[T] { return members(x, a, b, true) })
 }
 
 // Except returns the query of the distinct elements of a that are not in b,
-// by ==, in their order of first appearance in a. The result has both
+// by ==, in their order of first appearance in a. Both are collected;
+// Except takes O(len(a)+len(b)) time and memory. The result has both
 // queries' settings, merged as Concat merges them.
 func Except[T comparable](a, b Query[T]) Query[T] {
 	return derive2("Except", a, b, func(x *exec) flow[T] { return members(x, a, b, false) })

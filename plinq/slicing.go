@@ -6,10 +6,10 @@ import (
 )
 
 // Take returns the query of q's first n elements in query order (all of
-// them if q has fewer). On an indexed query (see Select) it only narrows the
-// range the query runs over. On any other it runs q over windows that double
-// in length and stops after the window that completes the n elements (see
-// First); the elements are collected into a slice. Take panics if n < 0.
+// them if q has fewer). On an indexed query (see Select) it only narrows
+// the range the query runs over, at no cost. On any other it evaluates a
+// prefix of q that at most about doubles the one the n elements need, as
+// First does, and collects the elements into a slice. Take panics if n < 0.
 func (q Query[T]) Take(n int) Query[T] {
 	if n < 0 {
 		panic(fmt.Sprintf("plinq: Take(%d): negative count", n))
@@ -52,11 +52,9 @@ func (q Query[T]) Skip(n int) Query[T] {
 // TakeWhile returns the query of q's elements before the first one for which
 // pred reports false, in query order. pred is called concurrently from
 // several goroutines, at most once per element of q; elements after the
-// first failing one may or may not be tested. TakeWhile runs q over windows
-// that double in length and stops after the window holding the first
-// failing element; within it, the chunk that finds one stops the chunks
-// after it. The result is collected into a slice. TakeWhile panics if pred
-// is nil.
+// first failing one may or may not be tested (a prefix of q at most about
+// twice the answer's, as First evaluates). The result is collected into a
+// slice. TakeWhile panics if pred is nil.
 func (q Query[T]) TakeWhile(pred func(T) bool) Query[T] {
 	mustFunc("TakeWhile", "pred", pred == nil)
 	return derive(q, func(x *exec) flow[T] {
