@@ -63,9 +63,7 @@ func (q Query[T]) WithContext(ctx context.Context) Query[T] {
 		panic("plinq: WithContext(nil)")
 	}
 	s := q.settings()
-	if !slices.Contains(s.ctxs, ctx) {
-		s.ctxs = append(slices.Clip(s.ctxs), ctx)
-	}
+	s.ctxs = append(slices.Clip(s.ctxs), ctx)
 	q.set = &s
 	return q
 }
@@ -115,11 +113,7 @@ func mergeSettings(call string, a, b *settings) *settings {
 		b = &none
 	}
 	m := *a
-	for _, c := range b.ctxs {
-		if !slices.Contains(m.ctxs, c) {
-			m.ctxs = append(slices.Clip(m.ctxs), c)
-		}
-	}
+	m.ctxs = append(slices.Clip(m.ctxs), b.ctxs...) // not deduplicated: == on a Context may panic
 	m.unordered = a.unordered && b.unordered
 	switch {
 	case len(b.opts) == 0:

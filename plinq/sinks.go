@@ -69,7 +69,9 @@ func (q Query[T]) ForAll(f func(T)) (err error) {
 //		...
 //	}
 //
-// Each iteration runs q afresh: it computes the elements in parallel a
+// The report is shared by every iteration over the sequence, so iterate it
+// from one goroutine at a time, or call Values once per goroutine. Each
+// iteration runs q afresh: it computes the elements in parallel a
 // window of q's source at a time (up to about a million indices), and calls
 // the loop body on the iterating goroutine, sequentially; breaking out of
 // the loop stops the query after the current window. (The quantifier that
