@@ -8,12 +8,12 @@ import (
 )
 
 // A Query is a parallel query over a sequence of T: a source and the
-// operators applied to it, run by a terminal operation (ToSlice, Sum, First,
-// Values, ...), which returns the run's error as its last result (see
-// Errors in the package doc). A Query is an immutable value: operators return new queries and
-// never change their input, so a query may be run any number of times, also
-// from several goroutines at once (each run evaluates it afresh), and
-// branched into several queries. The zero Query is an empty query with
+// operators applied to it, run by a terminal operation (ToSlice, Sum,
+// First, Values, ...), which returns the run's error as its last result
+// (see Errors in the package doc). A Query is an immutable value: operators
+// return new queries and never change their input, so a query may be run
+// any number of times, also from several goroutines at once (each run
+// evaluates it afresh), and branched into several queries. The zero Query is an empty query with
 // default settings.
 //
 // Operators that keep the element type and need nothing of it are methods
@@ -28,7 +28,7 @@ type Query[T any] struct {
 }
 
 // settings are a query's options. Operators hand them on to the queries they
-// return; binary operators merge their inputs' (see merge).
+// return; binary operators merge their inputs' (see mergeSettings).
 type settings struct {
 	opts      []pfor.Option
 	ctxs      []context.Context // the run stops once any is done
@@ -54,8 +54,8 @@ func (q Query[T]) With(opts ...pfor.Option) Query[T] {
 // WithContext returns q with ctx added to its contexts: once any of them
 // is done, a running terminal operation starts no more work, every chunk in
 // progress stops at its next batch, and the terminal operation returns the
-// done context's error, ctx.Err() (that of the first done in the order they
-// were added, if several are). A terminal operation whose context is done
+// done context's error, ctx.Err() (if several are done, that of the one
+// added first). A terminal operation whose context is done
 // before it starts calls no function of the query. WithContext panics if
 // ctx is nil.
 func (q Query[T]) WithContext(ctx context.Context) Query[T] {
