@@ -257,3 +257,33 @@ func TestSelectErrStopsPromptly(t *testing.T) {
 		}
 	}
 }
+
+// TestValuesReportsEachIteration: the error function of Values reports the
+// latest iteration: a failure, then nil once an iteration runs through, and
+// All reports as Values does.
+func TestValuesReportsEachIteration(t *testing.T) {
+	boom := errors.New("boom")
+	var failing atomic.Bool
+	failing.Store(true)
+	q := plinq.SelectErr(plinq.Range(0, 10), func(x int) (int, error) {
+		if failing.Load() && x == 5 {
+			return 0, boom
+		}
+		return x, nil
+	})
+	seq, errf := q.Values()
+	if got := slices.Collect(seq); len(got) > 5 || errf() != boom {
+		t.Errorf("failing iteration yielded %v and reported %v; want at most [0 1 2 3 4] and %v", got, errf(), boom)
+	}
+	failing.Store(false)
+	if got := slices.Collect(seq); len(got) != 10 || errf() != nil {
+		t.Errorf("second iteration yielded %v and reported %v; want 10 elements and nil", got, errf())
+	}
+	failing.Store(true)
+	all, allErr := q.All()
+	for range all {
+	}
+	if allErr() != boom {
+		t.Errorf("All of a failing query reported %v; want %v", allErr(), boom)
+	}
+}

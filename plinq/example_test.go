@@ -117,12 +117,15 @@ func ExampleChunk() {
 
 func ExampleScan() {
 	add := func(a, b int) int { return a + b }
-	xs := plinq.From([]int{3, 1, 4, 1, 5, 9, 2, 6})
-	fmt.Println(plinq.Scan(xs, 0, add).ToSlice())
-	fmt.Println(plinq.ScanExclusive(xs, 0, add).ToSlice())
-	// Output:
-	// [3 4 8 9 14 23 25 31] <nil>
-	// [0 3 4 8 9 14 23 25] <nil>
+	fmt.Println(plinq.Scan(plinq.From([]int{3, 1, 4, 1, 5, 9, 2, 6}), 0, add).ToSlice())
+	// Output: [3 4 8 9 14 23 25 31] <nil>
+}
+
+func ExampleScanExclusive() {
+	// Where each record starts when records are laid end to end.
+	lengths := plinq.From([]int{3, 1, 4, 1, 5})
+	fmt.Println(plinq.ScanExclusive(lengths, 0, func(a, b int) int { return a + b }).ToSlice())
+	// Output: [0 3 4 8 9] <nil>
 }
 
 func ExampleQuery_OrderBy() {
