@@ -10,8 +10,9 @@ import "github.com/stealkit/stealkit/pfor"
 // a slice), and then scanned as pfor.Scan scans: the grouping depends only
 // on q's length, so the result is the same bit for bit in every run,
 // whatever the workers and the partitioner, as Sum's is. op is called
-// concurrently from several goroutines, about 4n/3 times for n elements;
-// the run's context is checked before and after the scan. Scan takes O(n)
+// concurrently from several goroutines, about 4n/3 times for n elements,
+// so the scan runs at most 1.5 times as fast as a sequential loop (see
+// pfor.Scan); the run's context is checked before and after the scan. Scan takes O(n)
 // time and memory. Scan panics if op is nil.
 func Scan[T any](q Query[T], identity T, op func(T, T) T) Query[T] {
 	mustFunc("Scan", "op", op == nil)
