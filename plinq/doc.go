@@ -68,7 +68,7 @@
 //
 //   - a context added by q.WithContext is done: no more work starts, work in
 //     progress stops at its next batch, and the error is ctx.Err();
-//   - a function passed to SelectErr returned an error: the error is that
+//   - a function passed to SelectErr or ForAllErr returned an error: the error is that
 //     of the first failing element in query order, the error a sequential
 //     loop would return, whatever the workers (errgroup returns the first
 //     in time; a query is deterministic, so plinq returns the first in

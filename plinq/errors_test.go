@@ -107,6 +107,10 @@ func checkSelectErr(t *testing.T, r *rand.Rand) {
 			"Count":   func() (any, error) { return qo.Count() },
 			"Sum":     func() (any, error) { return plinq.Sum(qo) },
 			"ForAll":  func() (any, error) { return nil, qo.ForAll(func(int) {}) },
+			"ForAllErr(g)": func() (any, error) {
+				// g as the last stage's function instead: the same first error.
+				return nil, plinq.SelectErr(src.With(opts...), f).Where(keep).ForAllErr(func(p ix) error { _, err := g(p); return err })
+			},
 			"CountBy": func() (any, error) { return plinq.CountBy(qo, func(v int) int { return v % 5 }) },
 			"OrderByKey.ToSlice": func() (any, error) {
 				return plinq.OrderByKey(qo, func(v int) int { return -v }).ToSlice()

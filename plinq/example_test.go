@@ -347,6 +347,19 @@ func ExampleQuery_ForAll() {
 	// Output: [0 10 20 30] <nil>
 }
 
+func ExampleQuery_ForAllErr() {
+	// Check every file name; the error is the first bad name's, in order.
+	names := plinq.From([]string{"a.txt", "b.txt", "c.exe", "d.txt", "e.exe"})
+	err := names.ForAllErr(func(name string) error {
+		if !strings.HasSuffix(name, ".txt") {
+			return fmt.Errorf("%s: not a text file", name)
+		}
+		return nil
+	})
+	fmt.Println(err)
+	// Output: c.exe: not a text file
+}
+
 func ExampleQuery_Values() {
 	values, errf := plinq.From(people).Where(func(p Person) bool { return p.City == "Paris" }).Values()
 	for p := range values {

@@ -55,6 +55,34 @@ func (q Query[T]) ForAll(f func(T)) (err error) {
 	return nil
 }
 
+// ForAllErr is ForAll with a function that can fail, as errgroup's Go
+// takes one: once a call returns an error, no chunk after its element
+// starts and running ones stop at their next batch, while those before it
+// run to the end, and ForAllErr returns the error of the first failing
+// element in query order (see SelectErr). f is called concurrently from
+// several goroutines, at most once per element, in no particular order.
+// ForAllErr panics if f is nil.
+func (q Query[T]) ForAllErr(f func(T) error) (err error) {
+	mustFunc("ForAllErr", "f", f == nil)
+	defer catch(&err)
+	x := newExec(q.set)
+	in := q.flow(x)
+	chunks(x, 0, in.n,
+		func(w *worker) func(lo, hi int) bool {
+			return in.open(w, func(b []T) bool {
+				for _, v := range b {
+					if err := f(v); err != nil {
+						w.fail(err)
+						return false
+					}
+				}
+				return true
+			})
+		},
+		func(run func(lo, hi int) bool, lo, hi int) bool { run(lo, hi); return true }, nil)
+	return nil
+}
+
 // Values returns an iterator over q's elements in query order (any order if
 // q is Unordered), for range loops and slices.Collect, and a function that
 // reports why the latest iteration over it stopped early: nil if it ran to
