@@ -12,7 +12,7 @@ type Number interface {
 // knows its length, so Count does not run it and calls none of its
 // functions: O(1). Any other query runs, and its elements are counted, not
 // stored: O(n) time, O(1) memory besides q's operators'.
-func (q Query[T]) Count() (_ int, err error) {
+func (q Query[T]) Count() (count int, err error) {
 	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
@@ -33,7 +33,7 @@ func (q Query[T]) Count() (_ int, err error) {
 // for bit in every run, whatever the workers and the partitioner. Integer
 // sums wrap around on overflow, as + does. O(n) time, O(1) memory besides
 // q's operators'.
-func Sum[T Number](q Query[T]) (_ T, err error) {
+func Sum[T Number](q Query[T]) (sum T, err error) {
 	defer catch(&err)
 	x := newExec(q.set)
 	var s T
@@ -51,7 +51,7 @@ func Sum[T Number](q Query[T]) (_ T, err error) {
 // Average returns the mean of q's elements: their sum as float64 values,
 // added in blocks as Sum adds (so the same in every run), divided by their
 // number. Average panics if q is empty.
-func Average[T Number](q Query[T]) (_ float64, err error) {
+func Average[T Number](q Query[T]) (mean float64, err error) {
 	defer catch(&err)
 	x := newExec(q.set)
 	type acc struct {

@@ -22,7 +22,7 @@ import "slices"
 // distinct keys. Keys unequal to themselves (NaN) are left out of the
 // result, which no lookup could find. AggregateBy panics if key, fold or
 // combine is nil.
-func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity A, fold func(A, T) A, combine func(A, A) A) (_ map[K]A, err error) {
+func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity A, fold func(A, T) A, combine func(A, A) A) (byKey map[K]A, err error) {
 	mustFunc("AggregateBy", "key", key == nil)
 	mustFunc("AggregateBy", "fold", fold == nil)
 	mustFunc("AggregateBy", "combine", combine == nil)

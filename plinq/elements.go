@@ -59,7 +59,7 @@ func (q Query[T]) last() (v T, ok bool, err error) {
 // Single returns q's only element. It evaluates at most q's first two
 // elements in query order, as First and Take(2) do. Single panics if q is
 // empty or has more than one element.
-func (q Query[T]) Single() (_ T, err error) {
+func (q Query[T]) Single() (elem T, err error) {
 	defer catch(&err)
 	x := newExec(q.set)
 	s := prefix(x, q.flow(x), 2)
@@ -76,7 +76,7 @@ func (q Query[T]) Single() (_ T, err error) {
 // order. On an indexed query it evaluates that one element; on any other it
 // runs as Take(i+1) does. ElementAt panics if i < 0 or q has at most i
 // elements.
-func (q Query[T]) ElementAt(i int) (_ T, err error) {
+func (q Query[T]) ElementAt(i int) (elem T, err error) {
 	if i < 0 {
 		panic(fmt.Sprintf("plinq: ElementAt(%d): negative index", i))
 	}

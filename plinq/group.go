@@ -37,7 +37,7 @@ func GroupBy[T any, K comparable](q Query[T], key func(T) K) Query[Group[K, T]] 
 // element, concurrently from several goroutines. CountBy takes O(n) time
 // and O(k) memory for k distinct keys; NaN keys are each counted apart, as
 // in a map loop. CountBy panics if key is nil.
-func CountBy[T any, K comparable](q Query[T], key func(T) K) (_ map[K]int, err error) {
+func CountBy[T any, K comparable](q Query[T], key func(T) K) (counts map[K]int, err error) {
 	mustFunc("CountBy", "key", key == nil)
 	defer catch(&err)
 	x := newExec(q.set)
@@ -84,7 +84,7 @@ func CountBy[T any, K comparable](q Query[T], key func(T) K) (_ map[K]int, err e
 // most once (it may be skipped for an element whose value a later element
 // overrides). ToMap takes O(n) time and O(k) memory for k distinct keys.
 // ToMap panics if key or value is nil.
-func ToMap[T any, K comparable, V any](q Query[T], key func(T) K, value func(T) V) (_ map[K]V, err error) {
+func ToMap[T any, K comparable, V any](q Query[T], key func(T) K, value func(T) V) (m map[K]V, err error) {
 	mustFunc("ToMap", "key", key == nil)
 	mustFunc("ToMap", "value", value == nil)
 	defer catch(&err)

@@ -37,22 +37,22 @@ func Contains[T comparable](q Query[T], v T) (bool, error) {
 // pred is called concurrently from several goroutines, at most once per
 // element; once one call reports true, no chunk starts and running ones
 // stop at their next batch, as in Any. FindAny panics if pred is nil.
-func (q Query[T]) FindAny(pred func(T) bool) (_ T, _ bool, err error) {
+func (q Query[T]) FindAny(pred func(T) bool) (v T, ok bool, err error) {
 	mustFunc("FindAny", "pred", pred == nil)
 	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
 	var (
-		once  sync.Once
-		found T
-		ok    bool
+		once    sync.Once
+		match   T
+		matched bool
 	)
 	chunks(x, 0, f.n,
 		func(w *worker) func(lo, hi int) bool {
 			return f.open(w, func(b []T) bool {
 				for _, v := range b {
 					if pred(v) {
-						once.Do(func() { found, ok = v, true })
+						once.Do(func() { match, matched = v, true })
 						w.l.stopAll() // running chunks stop at their next batch
 						return false
 					}
@@ -61,7 +61,7 @@ func (q Query[T]) FindAny(pred func(T) bool) (_ T, _ bool, err error) {
 			})
 		},
 		func(run func(lo, hi int) bool, lo, hi int) bool { return run(lo, hi) }, nil)
-	return found, ok, nil
+	return match, matched, nil
 }
 
 // any reports whether pred(v) == want for some element v of q.

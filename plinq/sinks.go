@@ -13,7 +13,7 @@ import (
 // in a materializing operator (OrderBy, GroupBy, Distinct, ...) hands over
 // that operator's result without copying it. The result never aliases q's
 // source; it is nil if q is empty, as slices.Collect's is.
-func (q Query[T]) ToSlice() (_ []T, err error) {
+func (q Query[T]) ToSlice() (elems []T, err error) {
 	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
