@@ -32,8 +32,9 @@ type ix struct{ i, v int }
 // them, every terminal that runs the whole query returns the error of the
 // first failing element in query order, the one a sequential loop (element
 // by element, stage by stage) meets first, under every config, with the
-// real sizes and with every size shrunk. First returns that error only if
-// no answer precedes it.
+// real sizes and with every size shrunk, at GOMAXPROCS 1 and 8 (more
+// worker goroutines than cores) as well as the default. First returns that
+// error only if no answer precedes it.
 func TestSelectErrFirstInOrder(t *testing.T) {
 	for _, shrunk := range []bool{false, true} {
 		t.Run(fmt.Sprintf("shrunk=%v", shrunk), func(t *testing.T) {
@@ -47,6 +48,13 @@ func TestSelectErrFirstInOrder(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, uint64(len(t.Name()))))
 			for range n {
 				checkSelectErr(t, r)
+			}
+			for _, procs := range []int{1, 8} {
+				restore := setWorkers(procs)
+				for range 3 {
+					checkSelectErr(t, r)
+				}
+				restore()
 			}
 		})
 	}
