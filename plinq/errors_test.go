@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -70,6 +71,9 @@ func checkSelectErr(t *testing.T, r *rand.Rand) {
 	failG := func(p ix) bool { return p.v < -3000 }
 	keep := func(p ix) bool { return p.v%3 != 0 }
 	f := func(p ix) (ix, error) {
+		if p.i%16 == 0 {
+			runtime.Gosched() // injected preemption: other workers fail, cut and stop meanwhile
+		}
 		if failF(p) {
 			return p, elemErr{"f", p.i}
 		}
