@@ -157,3 +157,39 @@ func TestSimulatorCatchesImbalance(t *testing.T) {
 		t.Errorf("static on tailheavy: %.2f x ideal; the simulator should show about 2x", ratio)
 	}
 }
+
+// TestAutoScalesToManyWorkers: with 64 and 256 workers, where a worker's
+// static block is 390 or 97 items, Auto still spreads the heavy items. On
+// the tail-heavy shape the last 500 items are 1000x dearer, each half the
+// ideal makespan with 256 workers. Every shape finishes within 2x the
+// ideal, total/workers, but atsplit, whose heavy items straddle two blocks'
+// ends, within 2.5x. (Guided, whose chunks shrink to one item as the end
+// nears, is logged beside it.)
+//
+// The limit a holder of heavy items leaves is its piece: a batch sized from
+// cheap items is cut into sixteenths, and the one in progress when others
+// run out of work ends before the holder gives the rest back.
+func TestAutoScalesToManyWorkers(t *testing.T) {
+	const n = 25_000
+	for name, cost := range shapes(n) {
+		var total int64
+		for i := range n {
+			total += cost(i)
+		}
+		for _, workers := range []int{64, 256} {
+			var clock int64
+			auto := partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: func() int64 { return clock }})
+			got := simulate(auto.Start(0, n, workers), workers, cost, 60, &clock)
+			guided := simulate(partition.Guided(1).Start(0, n, workers), workers, cost, 60, &clock)
+			ideal := total / int64(workers)
+			limit := 2 * ideal
+			if name == "atsplit" {
+				limit = ideal * 25 / 10
+			}
+			if got > limit {
+				t.Errorf("%s, %d workers: auto makespan %d ns; want at most %d (ideal %d)", name, workers, got, limit, ideal)
+			}
+			t.Logf("%-10s %3d workers: auto %.3f x ideal, guided %.3f x ideal", name, workers, float64(got)/float64(ideal), float64(guided)/float64(ideal))
+		}
+	}
+}

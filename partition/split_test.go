@@ -70,8 +70,8 @@ func TestSplittingExactlyOnce(t *testing.T) {
 	t.Logf("%d give-backs, %d idle polls", gaveBack, idled)
 }
 
-// TestPieceFollowsMeasuredCost: a worker's first range is one piece (its
-// cost is not known yet); after that a range is cut into sixteenths where
+// TestPieceFollowsMeasuredCost: a worker's first range, whose cost is not
+// known yet, is cut into min(workers, 16) pieces; after that a range is cut into sixteenths where
 // items are expensive, and into pieces of at least 4 µs / workers where they
 // are cheap, never more than the range.
 func TestPieceFollowsMeasuredCost(t *testing.T) {
@@ -91,8 +91,8 @@ func TestPieceFollowsMeasuredCost(t *testing.T) {
 		if !ok {
 			t.Fatal("no first range")
 		}
-		if got := run.Piece(0); got != hi-lo {
-			t.Errorf("%d workers: first range [%d, %d): piece %d; want the whole range, %d", tc.workers, lo, hi, got, hi-lo)
+		if got, want := run.Piece(0), (hi-lo)/min(tc.workers, 16); got != want {
+			t.Errorf("%d workers: first range [%d, %d): piece %d; want 1/min(workers, 16) of it, %d", tc.workers, lo, hi, got, want)
 		}
 		for range 8 { // ranges of growing size, each taking nsPerItem per item
 			now += int64(hi-lo) * tc.nsPerItem
@@ -103,5 +103,65 @@ func TestPieceFollowsMeasuredCost(t *testing.T) {
 				t.Errorf("%d workers, %d ns per item, range of %d: piece %d; want %d", tc.workers, tc.nsPerItem, hi-lo, got, want)
 			}
 		}
+	}
+}
+
+// TestIdleWhileAnotherHolds: a worker that finds nothing is told to poll
+// again while another worker holds a range, however briefly it has held it,
+// and to stop once no worker holds one.
+func TestIdleWhileAnotherHolds(t *testing.T) {
+	var now int64
+	run := partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 2, 2).(partition.SplittingRun)
+	if _, _, ok := run.Next(0); !ok { // worker 0 holds item 0
+		t.Fatal("worker 0 got no range")
+	}
+	if _, _, ok := run.Next(1); !ok { // worker 1 holds item 1
+		t.Fatal("worker 1 got no range")
+	}
+	if _, _, ok := run.Next(1); ok {
+		t.Fatal("worker 1 got a second range out of two items")
+	}
+	if !run.Idle(1) {
+		t.Error("Idle(1) = false while worker 0 holds a range; want true")
+	}
+	if run.Hungry(0) {
+		t.Error("Hungry(0) = true for a range held for no time; want false")
+	}
+	now += 1_000_000
+	if !run.Hungry(0) {
+		t.Error("Hungry(0) = false with worker 1 waiting for a millisecond; want true")
+	}
+	if _, _, ok := run.Next(0); ok {
+		t.Fatal("worker 0 got a second range out of two items")
+	}
+	for w := range 2 {
+		if run.Idle(w) {
+			t.Errorf("Idle(%d) = true with no range held; want false", w)
+		}
+	}
+}
+
+// TestAutoBatchAfterGiveBackOrPreemption: after a give-back, a worker's next
+// batch is one item (the range cost more than measured); one batch that took
+// far longer than the ones before it, as when its worker was descheduled,
+// shrinks the next batch 4x at most.
+func TestAutoBatchAfterGiveBackOrPreemption(t *testing.T) {
+	var now int64
+	run := partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1<<24, 2).(partition.SplittingRun)
+	lo, hi, _ := run.Next(0)
+	for range 20 { // 1 µs per item: batches settle at about 10 items
+		now += int64(hi-lo) * 1000
+		lo, hi, _ = run.Next(0)
+	}
+	settled := hi - lo
+	now += int64(hi-lo)*1000 + 5_000_000 // descheduled for 5 ms
+	lo, hi, _ = run.Next(0)
+	if got := hi - lo; got < settled/4 {
+		t.Errorf("after one batch that took 5 ms longer, a batch of %d items; want at least %d (a quarter of %d)", got, settled/4, settled)
+	}
+	now += 1000 // one item processed, the rest given back
+	run.GiveBack(0, lo+1)
+	if lo, hi, _ = run.Next(0); hi-lo != 1 {
+		t.Errorf("after a give-back, a batch of %d items; want 1", hi-lo)
 	}
 }

@@ -17,13 +17,16 @@ import (
 // source seeded with 0; use StealingWith for another seed or a fixed grain.
 func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 
-// Auto returns the default partitioner: Stealing with batches that adapt to
-// the cost of items. A worker's first batch is clamp(block/32, 1, 32) items;
-// after each batch it measures how long the batch took and sizes the next so
-// that it takes about 10 µs (at most twice the previous batch, at least one
-// item, at most 1<<16 items). Short batches keep the finish balanced wherever
-// the expensive items are; 10 µs keeps the cost of a batch (about 50 ns: a
-// clock read and a take) under 1%.
+// Auto returns the default partitioner: Stealing with batches sized from
+// the measured cost of items. A worker's first batch is clamp(block/32, 1,
+// 32) items, processed in min(workers, 16) pieces; after each batch it sizes
+// the next to take about 10 µs at the cost per item it measured, but never
+// more than half of what its range still holds (unless that takes under
+// 250 ns), never more than twice the previous batch and never less than a
+// quarter of it; after a give-back it starts again from one item. Workers
+// that find nothing to steal keep polling while any worker holds a range,
+// and a worker that has held its range for over 20 µs gives the rest back to
+// them (see SplittingRun).
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 
 // StealingOptions configure StealingWith.
@@ -64,10 +67,12 @@ const (
 	pieceBudget   = 4_000  // ns: a piece should take at least pieceBudget/workers (see pieceSize)
 	maxPieces     = 16     // pieces per range at most
 	targetBatch   = 10_000 // ns an adaptive batch should take
+	minHalfBatch  = 250    // ns: an adaptive batch may exceed half its range to take this long
 	maxBatch      = 1 << 16
 	maxFirstBatch = 32
 	clockEvery    = 1_000 // ns of ranges between clock readings, fixed grains (see measure)
 	maxSkipped    = 16    // Nexts without a clock reading at most, fixed grains
+	maxProbes     = 4     // victims a failed take tries at most (see steal)
 )
 
 type stealing struct{ o StealingOptions }
@@ -90,7 +95,7 @@ func (p stealing) WithGrain(grain int) Partitioner {
 func (p stealing) Start(lo, hi, workers int) Run {
 	checkStart(p.Name(), lo, hi, workers)
 	n := size(lo, hi)
-	r := &stealRun{ws: make([]stealWorker, workers), clock: p.o.Clock, adaptive: p.o.Adaptive && p.o.Grain == 0, minPiece: pieceBudget / float64(workers)}
+	r := &stealRun{ws: make([]stealWorker, workers), clock: p.o.Clock, adaptive: p.o.Adaptive && p.o.Grain == 0, minPiece: pieceBudget / float64(workers), probes: min(workers-1, maxProbes)}
 	grain := uint64(p.o.Grain)
 	if grain == 0 {
 		grain = min(max(n/(128*uint64(workers)), 1), 1024)
@@ -109,19 +114,24 @@ func (p stealing) Start(lo, hi, workers int) Run {
 }
 
 // stealRun is one run of the stealing partitioners. ws[w] is touched by w's
-// driver only, except ws[v].own.TrySteal and ws[v].since (read by Idle),
-// which any worker uses; hungry is counted by every worker.
+// driver only, except ws[v].own.TrySteal, which any worker uses; hungry and
+// holding are counted by every worker.
 type stealRun struct {
 	ws       []stealWorker
 	clock    func() int64
 	adaptive bool
-	hungry   atomic.Int32 // workers waiting in Idle for others to give back work
-	minPiece float64      // ns a piece should take at least: pieceBudget/workers
+	minPiece float64 // ns a piece should take at least: pieceBudget/workers
+	probes   int     // victims a failed take tries: min(workers-1, maxProbes)
+
+	// Counted by every worker, read at every piece (hungry) and poll
+	// (holding): off the read-only fields' line.
+	_       [64]byte
+	hungry  atomic.Int32 // workers waiting in Idle for others to give back work
+	holding atomic.Int32 // workers whose last Next returned a range
 }
 
 type stealWorker struct {
 	own     stealrange.Range // padded to its own cache lines
-	since   atomic.Int64     // last+1 from the Next that returned w's current range; 0 between ranges
 	rng     uint64           // xorshift state for victim choice
 	batch   int              // items per take
 	last    int64            // clock at w's last reading of it (see measure)
@@ -133,6 +143,8 @@ type stealWorker struct {
 	lo      int              // start of the range Next returned last
 	stolen  bool             // the current range came from a steal
 	waiting bool             // w is counted in hungry
+	holding bool             // w is counted in holding
+	gave    bool             // w gave back part of its last range
 	counts  Counts
 
 	// The fields above the padding are written by w on every Next; keep
@@ -147,20 +159,22 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	for {
 		if lo, hi, ok := me.own.TryTake(me.batch); ok {
 			me.taken, me.lo = hi-lo, lo
-			me.piece = pieceSize(hi-lo, me.perItem, r.minPiece)
+			me.piece = pieceSize(hi-lo, me.perItem, r.minPiece, len(r.ws))
 			if me.waiting {
 				me.waiting = false
 				r.hungry.Add(-1)
 			}
-			if s := me.last + 1; me.since.Load() != s { // unchanged while measure skips
-				me.since.Store(s)
+			if !me.holding {
+				me.holding = true
+				r.holding.Add(1)
 			}
 			return lo, hi, true
 		}
 		if !r.steal(w) {
 			me.taken, me.pending = 0, 0 // the time until the next Next is not the items'
-			if me.since.Load() != 0 {
-				me.since.Store(0)
+			if me.holding {
+				me.holding = false
+				r.holding.Add(-1)
 			}
 			return 0, 0, false
 		}
@@ -175,22 +189,21 @@ func (r *stealRun) GiveBack(w, from int) {
 	me := &r.ws[w]
 	me.own.GiveBack(from)
 	me.taken = from - me.lo // what w processed, for the adaptive batch size
+	me.gave = true
 }
 
+// Idle reports whether another worker holds a range, which it may give back
+// part of. An idle worker that stopped while ranges are held would leave
+// the rest of them to their holders: with many workers, the ranges that the
+// dearest items sit in, taken before anyone was idle.
 func (r *stealRun) Idle(w int) bool {
 	me := &r.ws[w]
-	now := r.clock()
-	for v := range r.ws {
-		// Wait only for a worker that has been on its range for long: an
-		// ordinary batch ends within the target, and waiting for it costs
-		// more than it can return.
-		if since := r.ws[v].since.Load(); v != w && since != 0 && now-(since-1) > 2*targetBatch {
-			if !me.waiting {
-				me.waiting = true
-				r.hungry.Add(1)
-			}
-			return true
+	if r.holding.Load() > 0 { // w is not holding: its Next just failed
+		if !me.waiting {
+			me.waiting = true
+			r.hungry.Add(1)
 		}
+		return true
 	}
 	if me.waiting {
 		me.waiting = false
@@ -226,29 +239,67 @@ func (r *stealRun) measure(me *stealWorker) {
 		elapsed := max(now-me.last, 1)
 		me.perItem = float64(elapsed) / float64(me.pending)
 		if r.adaptive {
-			next := int64(me.pending) * targetBatch / elapsed
-			me.batch = int(min(max(next, 1), 2*int64(me.batch), maxBatch))
+			me.batch = nextBatch(me.batch, me.pending, elapsed, me.own.Remaining())
+			if me.gave {
+				me.batch = 1 // the range cost more than measured: measure again
+				me.gave = false
+			}
 		}
 	}
 	me.last = now
 	me.pending, me.skipped = 0, 0
 }
 
+// nextBatch returns an adaptive worker's next batch, after its last batch
+// of batch items, of which it processed done items in elapsed ns, with
+// remaining items left in its range.
+//
+// The target is targetBatch of work at the measured cost, which keeps a
+// batch's own cost (a clock reading and a take) small beside its items;
+// pieces split it where others wait. The other bounds make the sizing safe where the
+// measurement misleads:
+//   - half the remaining items at most: the batch that first reaches far
+//     dearer items (the tail of a loop, a stolen chunk of them) holds at most
+//     half of what its range had left. With many workers, whose ranges are a
+//     few hundred items or fewer, it is then a few items, not a batch sized
+//     from cheap items that hides dozens of dear ones from the thieves. The
+//     bound gives way where half the range takes under minHalfBatch, so that
+//     the end of a range of cheap items is not taken in ever smaller batches.
+//   - twice the last batch at most: a batch extrapolates at most 2x from
+//     what was measured.
+//   - a quarter of the last batch at least: one measurement that a
+//     preemption inflated (a worker descheduled for milliseconds mid-batch)
+//     shrinks the batch 4x, not to one item, and the next measurement
+//     restores it. A real rise in cost is bounded by the give-back instead:
+//     a worker that holds a dear batch while others wait hands the rest back.
+func nextBatch(batch, done int, elapsed int64, remaining int) int {
+	next := max(int64(done)*targetBatch/elapsed, int64(batch/4))
+	half := max(int64(remaining/2), int64(done)*minHalfBatch/elapsed)
+	return int(max(min(next, half, 2*int64(batch), maxBatch), 1))
+}
+
 // pieceSize returns the piece of a range of n items that cost perItem ns
-// each: n/16, or more items if that would take under minPiece.
+// each: n/16, or more items if that would take under minPiece; if the cost
+// is not known yet, n/min(workers, 16).
 //
 // Pieces trade the cost of a piece (a call of the body and a check, about
 // 10 ns, measured as more in loops of short items) against how long an idle
 // worker may wait for a give-back (up to a piece, if the items turn out far
 // more expensive than measured). The wait costs every idle worker, so the
 // minimum piece shrinks as workers grow: 2 µs with 2 workers, 125 ns with 32.
-// A worker's first range (perItem 0: cost not known yet) is one piece: it is
-// at most 1/32 of the worker's block and comes at the start of the run, when
-// no worker is waiting yet, and so is a range that takes under minPiece in
-// all (most ranges of a fixed grain over cheap items), without the division
-// that Next would otherwise pay on every one.
-func pieceSize(n int, perItem, minPiece float64) int {
-	if perItem == 0 || float64(n)*perItem <= minPiece {
+// A worker's first range (perItem 0: cost not known yet) is at most 1/32 of
+// its block and comes at the start of the run, when no worker waits yet; but
+// with many workers the block is a few hundred items or fewer, a worker
+// whose first items are the loop's dearest holds them while the others
+// finish, and each of them is a larger part of the run: so the more workers,
+// the smaller its pieces. A range that takes under minPiece in all (most ranges of a fixed grain over
+// cheap items) is one piece, without the division that Next would otherwise
+// pay on every one.
+func pieceSize(n int, perItem, minPiece float64, workers int) int {
+	if perItem == 0 {
+		return max(n/min(workers, maxPieces), 1)
+	}
+	if float64(n)*perItem <= minPiece {
 		return n
 	}
 	piece := n / maxPieces
@@ -258,30 +309,24 @@ func pieceSize(n int, perItem, minPiece float64) int {
 	return max(piece, 1)
 }
 
-// steal makes w own a chunk stolen from another worker. It tries every other
-// worker, starting at a random one, twice over before it reports that there
-// is nothing left to steal.
+// steal makes w own a chunk stolen from another worker. It tries up to
+// probes random other workers and reports whether one of them had items
+// to steal.
 func (r *stealRun) steal(w int) bool {
 	me := &r.ws[w]
-	n := len(r.ws)
-	for range 2 {
-		start := int(me.next() % uint64(n))
-		for i := range n {
-			v := start + i
-			if v >= n {
-				v -= n
-			}
-			if v == w {
-				continue
-			}
-			if lo, hi, ok := r.ws[v].own.TrySteal(); ok {
-				me.own.Reset(lo, hi)
-				me.stolen = true
-				me.counts.Steals++
-				return true
-			}
-			me.counts.FailedSteals++
+	n := uint64(len(r.ws))
+	for range r.probes {
+		v := int(me.next() % (n - 1)) // one of the n-1 others
+		if v >= w {
+			v++
 		}
+		if lo, hi, ok := r.ws[v].own.TrySteal(); ok {
+			me.own.Reset(lo, hi)
+			me.stolen = true
+			me.counts.Steals++
+			return true
+		}
+		me.counts.FailedSteals++
 	}
 	return false
 }

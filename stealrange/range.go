@@ -346,3 +346,15 @@ func (r *Range) GiveBack(from int) {
 	r.next, r.ahead = 0, 0
 	r.lastLo, r.lastHi = 0, 0
 }
+
+// Remaining returns how many indices the range holds above the owner's last
+// take: those the owner has yet to take, and the steal range, which thieves
+// may take first. It is executed only by the owner. O(1): two atomic loads.
+func (r *Range) Remaining() int {
+	l := r.low.Load() // only the owner writes low: this reads its own last store
+	e := r.steal.Load().end
+	if l >= e {
+		return 0
+	}
+	return int(min(e-l, math.MaxInt))
+}

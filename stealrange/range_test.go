@@ -136,3 +136,25 @@ func TestStealAllocationsLogarithmic(t *testing.T) {
 		t.Logf("n=%d: %v allocations over the range's life (New included)", n, allocs)
 	}
 }
+
+// TestRemaining: Remaining counts what is left above the owner's takes,
+// less what thieves took, and 0 once the range is exhausted.
+func TestRemaining(t *testing.T) {
+	r := New(10, 110)
+	check := func(step string, want int) {
+		t.Helper()
+		if got := r.Remaining(); got != want {
+			t.Errorf("after %s: Remaining() = %d; want %d", step, got, want)
+		}
+	}
+	check("New(10, 110)", 100)
+	r.TryTake(30)
+	check("TryTake(30)", 70)
+	lo, hi, _ := r.TrySteal()
+	check("a steal of [lo, hi)", 70-(hi-lo))
+	for _, _, ok := r.TryTake(7); ok; _, _, ok = r.TryTake(7) {
+	}
+	check("draining", 0)
+	r.Reset(-5, 5)
+	check("Reset(-5, 5)", 10)
+}
