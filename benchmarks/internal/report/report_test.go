@@ -263,3 +263,30 @@ func TestWriteSVG(t *testing.T) {
 		t.Error("WriteSVG of a report without results: no error")
 	}
 }
+
+// TestNoiseAutoOverBest: the noise summary compares auto with the fastest of static, dynamic,
+// guided and stealing, whichever that is, and prints auto's speedup.
+func TestNoiseAutoOverBest(t *testing.T) {
+	rs := []runner.Result{
+		{Workload: "tailheavy", Impl: "sequential", Workers: 1, MedianNs: 150},
+		{Workload: "tailheavy", Impl: "static", Workers: 2, MedianNs: 140},
+		{Workload: "tailheavy", Impl: "dynamic", Workers: 2, MedianNs: 110},
+		{Workload: "tailheavy", Impl: "guided", Workers: 2, MedianNs: 100},
+		{Workload: "tailheavy", Impl: "stealing", Workers: 2, MedianNs: 105},
+		{Workload: "tailheavy", Impl: "auto", Workers: 2, MedianNs: 120, Speedup: 1.25},
+	}
+	rows := report.NoiseRows(rs)
+	if len(rows) != 1 || rows[0].AutoOverBest() != 1.2 {
+		t.Fatalf("NoiseRows = %+v; want one row with auto/best other 1.2 (guided's 100)", rows)
+	}
+	var b strings.Builder
+	if err := report.WriteNoise(&b, rs, 1); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "auto/best other") || !strings.Contains(out, "1.25") || !strings.Contains(out, "1.20") {
+		t.Errorf("WriteNoise lacks auto's speedup 1.25 or auto/best other 1.20:\n%s", out)
+	}
+	if got := (report.NoiseRow{Static: 100}).AutoOverBest(); got != 0 {
+		t.Errorf("AutoOverBest without auto = %v; want 0", got)
+	}
+}

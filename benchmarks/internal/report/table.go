@@ -155,14 +155,31 @@ func takes(m simulate.Machine) string {
 	return strings.Join(s, ", ")
 }
 
-// NoiseRow is one workload's static-versus-stealing line under noise.
+// NoiseRow is one workload's line under noise: each stealkit partitioner's time, and how the
+// default (auto) compares with the best of the others.
 type NoiseRow struct {
-	Workload                       string
-	Static, Stealing, Auto, Seq    float64 // median ns per call; 0 if not run
-	StaticSpeedup, StealingSpeedup float64
+	Workload                                     string
+	Static, Dynamic, Guided, Stealing, Auto, Seq float64 // median ns per call; 0 if not run
+	StaticSpeedup, StealingSpeedup, AutoSpeedup  float64
 }
 
-// NoiseRows picks static, stealing, auto and sequential out of results measured under noise;
+// AutoOverBest returns auto's time over the best time of static, dynamic, guided and stealing
+// (above 1: a user gains by naming another partitioner), or 0 if auto or all of them were not
+// run.
+func (r NoiseRow) AutoOverBest() float64 {
+	best := 0.0
+	for _, t := range []float64{r.Static, r.Dynamic, r.Guided, r.Stealing} {
+		if t > 0 && (best == 0 || t < best) {
+			best = t
+		}
+	}
+	if best == 0 || r.Auto == 0 {
+		return 0
+	}
+	return r.Auto / best
+}
+
+// NoiseRows picks the partitioners and sequential out of results measured under noise;
 // of the parallel ones, those with the most workers that were run (on 2 cores under a burner,
 // the count where a preempted worker matters most).
 func NoiseRows(rs []runner.Result) []NoiseRow {
@@ -190,26 +207,38 @@ func NoiseRows(rs []runner.Result) []NoiseRow {
 			row.Seq = r.MedianNs
 		case "static":
 			row.Static, row.StaticSpeedup = r.MedianNs, r.Speedup
+		case "dynamic":
+			row.Dynamic = r.MedianNs
+		case "guided":
+			row.Guided = r.MedianNs
 		case "stealing":
 			row.Stealing, row.StealingSpeedup = r.MedianNs, r.Speedup
 		case "auto":
-			row.Auto = r.MedianNs
+			row.Auto, row.AutoSpeedup = r.MedianNs, r.Speedup
 		}
 	}
 	return rows
 }
 
-// WriteNoise writes the static-versus-stealing summary of a comparison run under noise.
+// WriteNoise writes the summary of a comparison run under noise: each partitioner's time,
+// static over stealing, auto's speedup, and auto over the best of the others.
 func WriteNoise(w io.Writer, rs []runner.Result, cores float64) error {
 	fmt.Fprintf(w, "under noise (a second process burning %.2f cores):\n", cores)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "workload\tsequential\tstatic\tstealing\tauto\tstatic/stealing\t")
+	fmt.Fprintln(tw, "workload\tsequential\tstatic\tdynamic\tguided\tstealing\tauto\tstatic/stealing\tauto speedup\tauto/best other\t")
 	for _, r := range NoiseRows(rs) {
 		ratio := "-"
 		if r.Static > 0 && r.Stealing > 0 {
 			ratio = fmt.Sprintf("%.2f", r.Static/r.Stealing)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Workload, orDash(r.Seq), orDash(r.Static), orDash(r.Stealing), orDash(r.Auto), ratio)
+		speedup, overBest := "-", "-"
+		if r.AutoSpeedup > 0 {
+			speedup = fmt.Sprintf("%.2f", r.AutoSpeedup)
+		}
+		if x := r.AutoOverBest(); x > 0 {
+			overBest = fmt.Sprintf("%.2f", x)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Workload, orDash(r.Seq), orDash(r.Static), orDash(r.Dynamic), orDash(r.Guided), orDash(r.Stealing), orDash(r.Auto), ratio, speedup, overBest)
 	}
 	return tw.Flush()
 }
