@@ -1,6 +1,7 @@
 package partition_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stealkit/stealkit/partition"
@@ -30,5 +31,37 @@ func BenchmarkNext(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(nexts, 1)), "ns/next")
 		})
+	}
+}
+
+// BenchmarkStart measures what starting a run costs a parallel call: one
+// goroutine starts a run of 1,000 items for 2 or 8 workers, takes each
+// worker's first range, and releases the run as pfor does once its workers
+// have returned. allocs/op is the run's allocations per call.
+func BenchmarkStart(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		p    partition.Partitioner
+	}{
+		{"static", partition.Static()},
+		{"dynamic", partition.Dynamic(64)},
+		{"guided", partition.Guided(1)},
+		{"stealing", partition.Stealing()},
+		{"auto", partition.Auto()},
+	} {
+		for _, workers := range []int{2, 8} {
+			b.Run(fmt.Sprintf("partitioner=%s/workers=%d", tc.name, workers), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					run := tc.p.Start(0, 1000, workers)
+					for w := range workers {
+						run.Next(w)
+					}
+					if r, ok := run.(interface{ Release() }); ok {
+						r.Release()
+					}
+				}
+			})
+		}
 	}
 }

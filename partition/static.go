@@ -13,7 +13,9 @@ func (static) Name() string { return "static" }
 
 func (static) Start(lo, hi, workers int) Run {
 	checkStart("Static()", lo, hi, workers)
-	return &staticRun{lo: lo, n: size(lo, hi), workers: workers, done: make([]bool, workers)}
+	r := newStaticRun(workers)
+	r.lo, r.n, r.workers = lo, size(lo, hi), workers
+	return r
 }
 
 type staticRun struct {

@@ -95,7 +95,9 @@ func (p stealing) WithGrain(grain int) Partitioner {
 func (p stealing) Start(lo, hi, workers int) Run {
 	checkStart(p.Name(), lo, hi, workers)
 	n := size(lo, hi)
-	r := &stealRun{ws: make([]stealWorker, workers), clock: p.o.Clock, adaptive: p.o.Adaptive && p.o.Grain == 0, minPiece: pieceBudget / float64(workers), probes: min(workers-1, maxProbes)}
+	r := newStealRun(workers)
+	r.clock, r.adaptive = p.o.Clock, p.o.Adaptive && p.o.Grain == 0
+	r.minPiece, r.probes = pieceBudget/float64(workers), min(workers-1, maxProbes)
 	grain := uint64(p.o.Grain)
 	if grain == 0 {
 		grain = min(max(n/(128*uint64(workers)), 1), 1024)
@@ -104,8 +106,7 @@ func (p stealing) Start(lo, hi, workers int) Run {
 		me := &r.ws[w]
 		a, b := block(n, w, workers)
 		me.own.Reset(at(lo, a), at(lo, b))
-		me.rng = p.o.Seed ^ (uint64(w)+1)*0x9e3779b97f4a7c15
-		me.batch = int(grain)
+		me.workerState = workerState{rng: p.o.Seed ^ (uint64(w)+1)*0x9e3779b97f4a7c15, batch: int(grain)}
 		if r.adaptive {
 			me.batch = int(min(max((b-a)/32, 1), maxFirstBatch))
 		}
@@ -131,26 +132,32 @@ type stealRun struct {
 }
 
 type stealWorker struct {
-	own     stealrange.Range // padded to its own cache lines
-	rng     uint64           // xorshift state for victim choice
-	batch   int              // items per take
-	last    int64            // clock at w's last reading of it (see measure)
-	taken   int              // items processed since the previous Next
-	pending int              // items processed between the last reading and the previous Next
-	skipped int              // Nexts since the last reading that did not read the clock
-	perItem float64          // ns per item over the ranges measured last; 0 before the first
-	piece   int              // items per piece of the current range (Piece)
-	lo      int              // start of the range Next returned last
-	stolen  bool             // the current range came from a steal
-	waiting bool             // w is counted in hungry
-	holding bool             // w is counted in holding
-	gave    bool             // w gave back part of its last range
-	counts  Counts
+	own stealrange.Range // padded to its own cache lines
+	workerState
 
 	// The fields above the padding are written by w on every Next; keep
 	// the next worker's range, which that worker writes on every take, off
 	// their cache lines (stealWorkers sit side by side in stealRun.ws).
 	_ [128]byte
+}
+
+// workerState is what Start sets anew for each worker of a run; own keeps
+// the spans it has allocated from one run to the next (see newStealRun).
+type workerState struct {
+	rng     uint64  // xorshift state for victim choice
+	batch   int     // items per take
+	last    int64   // clock at w's last reading of it (see measure)
+	taken   int     // items processed since the previous Next
+	pending int     // items processed between the last reading and the previous Next
+	skipped int     // Nexts since the last reading that did not read the clock
+	perItem float64 // ns per item over the ranges measured last; 0 before the first
+	piece   int     // items per piece of the current range (Piece)
+	lo      int     // start of the range Next returned last
+	stolen  bool    // the current range came from a steal
+	waiting bool    // w is counted in hungry
+	holding bool    // w is counted in holding
+	gave    bool    // w gave back part of its last range
+	counts  Counts
 }
 
 func (r *stealRun) Next(w int) (lo, hi int, ok bool) {

@@ -1,0 +1,49 @@
+package partition
+
+import "sync"
+
+// Reuse of runs. A stealing run holds a Range per worker, and each Range
+// allocates the spans it installs in slabs; a static run holds a flag per
+// worker. A driver that knows when a run is over (pfor does: every worker
+// has returned) calls its Release, and a later Start of the same kind takes
+// it back from a pool, Ranges and slabs included, so that a parallel call
+// allocates nothing for its run once the pool holds one large enough. A
+// released run must not be used again: the next Start hands it out anew.
+//
+// Why it is safe for the lock-free Ranges: a span's address identifies it
+// only while a goroutine may still compare against it, that is while a
+// worker of the run may run TrySteal or a take. Release comes after every
+// worker's last call, and a reused Range keeps taking fresh spans from its
+// slab, so no span is installed twice even across runs.
+
+var stealRuns, staticRuns sync.Pool
+
+// newStealRun returns a run with workers workers' state, from the pool if
+// it holds one with room for them. The caller sets every field.
+func newStealRun(workers int) *stealRun {
+	if r, ok := stealRuns.Get().(*stealRun); ok && cap(r.ws) >= workers {
+		r.ws = r.ws[:workers]
+		r.hungry.Store(0)
+		r.holding.Store(0)
+		return r
+	}
+	return &stealRun{ws: make([]stealWorker, workers)}
+}
+
+// Release returns r to the pool for a later Start. The run's driver calls
+// it once, after every worker's last call has returned, and uses the run no
+// more.
+func (r *stealRun) Release() { stealRuns.Put(r) }
+
+// newStaticRun is newStealRun for static runs.
+func newStaticRun(workers int) *staticRun {
+	if r, ok := staticRuns.Get().(*staticRun); ok && cap(r.done) >= workers {
+		r.done = r.done[:workers]
+		clear(r.done)
+		return r
+	}
+	return &staticRun{done: make([]bool, workers)}
+}
+
+// Release returns r to the pool for a later Start, as stealRun's does.
+func (r *staticRun) Release() { staticRuns.Put(r) }
