@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -16,7 +17,7 @@ import (
 // makespan (the last worker's finish). clock is the virtual time the
 // adaptive partitioner reads.
 func simulate(run partition.Run, workers int, cost func(i int) int64, perNext int64, clock *int64) int64 {
-	split, _ := run.(partition.SplittingRun)
+	split, _ := run.(partproto.SplittingRun)
 	t := make([]int64, workers)
 	done := make([]bool, workers)
 	cur := make([][3]int, workers) // range being processed {lo, hi, piece size}, empty if none
@@ -123,7 +124,7 @@ func TestAutoBalancesEveryShape(t *testing.T) {
 		}
 		for _, workers := range []int{2, 3, 8, 32} {
 			var clock int64
-			auto := partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: func() int64 { return clock }})
+			auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})
 			got := simulate(auto.Start(0, n, workers), workers, cost, 60, &clock)
 			ideal := total / int64(workers)
 			st := simulate(partition.Static().Start(0, n, workers), workers, cost, 60, &clock)
@@ -178,7 +179,7 @@ func TestAutoScalesToManyWorkers(t *testing.T) {
 		}
 		for _, workers := range []int{64, 256} {
 			var clock int64
-			auto := partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: func() int64 { return clock }})
+			auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})
 			got := simulate(auto.Start(0, n, workers), workers, cost, 60, &clock)
 			guided := simulate(partition.Guided(1).Start(0, n, workers), workers, cost, 60, &clock)
 			ideal := total / int64(workers)

@@ -3,6 +3,7 @@ package partition_test
 import (
 	"testing"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -44,7 +45,7 @@ func gaps(read []bool) (longest, readings int) {
 }
 
 func grainOne(clock func() int64) partition.Partitioner {
-	return partition.StealingWith(partition.StealingOptions{Grain: 1, Clock: clock})
+	return stealingWith(partproto.Options{Grain: 1, Clock: clock})
 }
 
 // TestStealingReadsTheClockAboutEveryMicrosecond: a run with a fixed grain
@@ -99,7 +100,7 @@ func TestStealingNoticesDearerItems(t *testing.T) {
 // reading, however cheap the items.
 func TestAutoReadsTheClockAtEveryNext(t *testing.T) {
 	auto := func(clock func() int64) partition.Partitioner {
-		return partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: clock})
+		return stealingWith(partproto.Options{Adaptive: true, Clock: clock})
 	}
 	read := clockReads(auto, 1<<16, func(int) int64 { return 1 })
 	if longest, readings := gaps(read); longest != 0 {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -20,7 +21,7 @@ func all() []partition.Partitioner {
 		partition.Guided(1),
 		partition.Guided(5),
 		partition.Stealing(),
-		partition.StealingWith(partition.StealingOptions{Grain: 3, Seed: 9}),
+		stealingWith(partproto.Options{Grain: 3, Seed: 9}),
 		partition.Auto(),
 	}
 }
@@ -180,7 +181,7 @@ func TestGuidedChunksShrink(t *testing.T) {
 // TestStealingStealsAndCounts: a worker that finishes its block steals from
 // the other, owns the stolen chunk (Stolen reports it), and the counts add up.
 func TestStealingStealsAndCounts(t *testing.T) {
-	run := partition.StealingWith(partition.StealingOptions{Grain: 10}).Start(0, 1000, 2).(partition.StealingRun)
+	run := partition.StealingWith(partition.StealingOptions{Grain: 10}).Start(0, 1000, 2).(partproto.StealingRun)
 	// Worker 1 drains its block first, then must steal from worker 0.
 	got := 0
 	for {
@@ -217,7 +218,7 @@ func TestAutoAdaptsBatches(t *testing.T) {
 		lo, hi    int
 	}{{1000, 8, 12}, {1, 4096, 1 << 16}} {
 		var now int64
-		run := partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1<<24, 1)
+		run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1<<24, 1)
 		last := 0
 		for range 40 {
 			a, b, ok := run.Next(0)

@@ -1,6 +1,10 @@
 package partition
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/stealkit/stealkit/internal/partproto"
+)
 
 // Reuse of runs. A stealing run holds a Range per worker, and each Range
 // allocates the spans it installs in slabs; a static run holds a flag per
@@ -47,3 +51,11 @@ func newStaticRun(workers int) *staticRun {
 
 // Release returns r to the pool for a later Start, as stealRun's does.
 func (r *staticRun) Release() { staticRuns.Put(r) }
+
+// The protocol pfor and the simulator find on the runs.
+var (
+	_ partproto.SplittingRun = (*stealRun)(nil)
+	_ partproto.Releaser     = (*stealRun)(nil)
+	_ partproto.Releaser     = (*staticRun)(nil)
+	_ partproto.Adaptive     = stealing{}
+)

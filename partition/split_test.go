@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -24,7 +25,7 @@ func TestSplittingExactlyOnce(t *testing.T) {
 			n := []int{0, 1, 2, 100, 5000}[trial%5]
 			lo := []int{0, math.MinInt, math.MaxInt - n}[trial%3]
 			w := []int{2, 3, 8, 32}[trial%4]
-			run := p.Start(lo, lo+n, w).(partition.SplittingRun)
+			run := p.Start(lo, lo+n, w).(partproto.SplittingRun)
 			counts := make([]int32, n)
 			var wg sync.WaitGroup
 			for me := range w {
@@ -85,8 +86,8 @@ func TestPieceFollowsMeasuredCost(t *testing.T) {
 		{32, 10, func(n int) int { return min(max(n/16, 4000/32/10+1), n) }}, // 125 ns at 10 ns per item
 	} {
 		var now int64
-		p := partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: func() int64 { return now }})
-		run := p.Start(0, 1<<20, tc.workers).(partition.SplittingRun)
+		p := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }})
+		run := p.Start(0, 1<<20, tc.workers).(partproto.SplittingRun)
 		lo, hi, ok := run.Next(0)
 		if !ok {
 			t.Fatal("no first range")
@@ -111,7 +112,7 @@ func TestPieceFollowsMeasuredCost(t *testing.T) {
 // and to stop once no worker holds one.
 func TestIdleWhileAnotherHolds(t *testing.T) {
 	var now int64
-	run := partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 2, 2).(partition.SplittingRun)
+	run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 2, 2).(partproto.SplittingRun)
 	if _, _, ok := run.Next(0); !ok { // worker 0 holds item 0
 		t.Fatal("worker 0 got no range")
 	}
@@ -147,7 +148,7 @@ func TestIdleWhileAnotherHolds(t *testing.T) {
 // shrinks the next batch 4x at most.
 func TestAutoBatchAfterGiveBackOrPreemption(t *testing.T) {
 	var now int64
-	run := partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1<<24, 2).(partition.SplittingRun)
+	run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1<<24, 2).(partproto.SplittingRun)
 	lo, hi, _ := run.Next(0)
 	for range 20 { // 1 µs per item: batches settle at about 10 items
 		now += int64(hi-lo) * 1000

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/stealrange"
 )
 
@@ -12,9 +13,9 @@ import (
 // each worker owns its static block in a stealrange.Range and takes batches of
 // grain = clamp(n/(128*workers), 1, 1024) items from it; when its range is
 // exhausted it steals the top quarter of a random victim's remaining items
-// (trying every other worker before giving up) and owns the stolen chunk in
-// turn, so that it can be stolen from again. Victims are chosen from a
-// source seeded with 0; use StealingWith for another seed or a fixed grain.
+// (trying up to 4 random other workers) and owns the stolen chunk in turn,
+// so that it can be stolen from again. Victims are chosen from a source
+// seeded with 0; use StealingWith for a fixed grain.
 func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 
 // Auto returns the default partitioner: Stealing with batches sized from
@@ -26,7 +27,7 @@ func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 // quarter of it; after a give-back it starts again from one item. Workers
 // that find nothing to steal keep polling while any worker holds a range,
 // and a worker that has held its range for over 20 µs gives the rest back to
-// them (see SplittingRun).
+// them, where the run's driver processes ranges in pieces (pfor does).
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 
 // StealingOptions configure StealingWith.
@@ -36,20 +37,19 @@ type StealingOptions struct {
 	Grain int
 	// Adaptive sizes batches from their measured duration (see Auto).
 	Adaptive bool
-	// Seed seeds victim choice. Runs started with the same seed and driven
-	// in the same order hand out the same ranges.
-	Seed uint64
-	// Clock returns monotonic nanoseconds, which workers read to size
-	// adaptive batches and pieces and to tell how long a worker has held its
-	// range (with a fixed grain, about once per microsecond of work rather
-	// than at every Next); nil uses the process's monotonic clock. A
-	// simulator passes its virtual time.
-	Clock func() int64
 }
 
 // StealingWith returns a work-stealing partitioner configured by o. It
 // panics if o.Grain < 0.
 func StealingWith(o StealingOptions) Partitioner {
+	return newStealing(partproto.Options{Grain: o.Grain, Adaptive: o.Adaptive})
+}
+
+func init() {
+	partproto.Stealing = func(o partproto.Options) any { return newStealing(o) }
+}
+
+func newStealing(o partproto.Options) stealing {
 	if o.Grain < 0 {
 		panic(fmt.Sprintf("partition: StealingWith: Grain %d is negative", o.Grain))
 	}
@@ -75,7 +75,7 @@ const (
 	maxProbes     = 4     // victims a failed take tries at most (see steal)
 )
 
-type stealing struct{ o StealingOptions }
+type stealing struct{ o partproto.Options }
 
 func (p stealing) Name() string {
 	if p.o.Adaptive && p.o.Grain == 0 {
@@ -83,6 +83,9 @@ func (p stealing) Name() string {
 	}
 	return "stealing"
 }
+
+// Adapts reports whether p's batches are its own to size (partproto.Adaptive).
+func (p stealing) Adapts() bool { return p.o.Adaptive && p.o.Grain == 0 }
 
 func (p stealing) WithGrain(grain int) Partitioner {
 	if grain < 1 {
@@ -96,7 +99,7 @@ func (p stealing) Start(lo, hi, workers int) Run {
 	checkStart(p.Name(), lo, hi, workers)
 	n := size(lo, hi)
 	r := newStealRun(workers)
-	r.clock, r.adaptive = p.o.Clock, p.o.Adaptive && p.o.Grain == 0
+	r.clock, r.adaptive = p.o.Clock, p.Adapts()
 	r.minPiece, r.probes = pieceBudget/float64(workers), min(workers-1, maxProbes)
 	grain := uint64(p.o.Grain)
 	if grain == 0 {
@@ -157,7 +160,7 @@ type workerState struct {
 	waiting bool    // w is counted in hungry
 	holding bool    // w is counted in holding
 	gave    bool    // w gave back part of its last range
-	counts  Counts
+	counts  partproto.Counts
 }
 
 func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
@@ -347,5 +350,5 @@ func (me *stealWorker) next() uint64 {
 	return x
 }
 
-func (r *stealRun) Counts(w int) Counts { return r.ws[w].counts }
-func (r *stealRun) Stolen(w int) bool   { return r.ws[w].stolen }
+func (r *stealRun) Counts(w int) partproto.Counts { return r.ws[w].counts }
+func (r *stealRun) Stolen(w int) bool             { return r.ws[w].stolen }

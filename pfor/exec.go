@@ -6,6 +6,7 @@ import (
 	"runtime/pprof"
 	"runtime/trace"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -75,6 +76,9 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 // what the finished job returns: see execute.
 func (j *job) result(c config) error {
 	fillStats(c, j.run, j.stats)
+	if r, ok := j.run.(partproto.Releaser); ok { // every slot has returned
+		r.Release()
+	}
 	if j.panic != nil {
 		panic(j.panic)
 	}
@@ -115,7 +119,7 @@ func fillStats(c config, run partition.Run, st *jobStats) {
 	for w := range st.workers {
 		c.stats.Workers[w] = st.workers[w].WorkerStats
 	}
-	if sr, ok := run.(partition.StealingRun); ok {
+	if sr, ok := run.(partproto.StealingRun); ok {
 		for w := range c.stats.Workers {
 			cn := sr.Counts(w)
 			c.stats.Workers[w].Steals, c.stats.Workers[w].FailedSteals = cn.Steals, cn.FailedSteals

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -64,7 +65,7 @@ func (j *job) runSlot(s int) {
 		}
 	}()
 	defer j.region()()
-	split, _ := j.run.(partition.SplittingRun)
+	split, _ := j.run.(partproto.SplittingRun)
 	var ws *WorkerStats
 	if j.stats != nil {
 		ws = &j.stats.workers[s].WorkerStats
@@ -145,7 +146,7 @@ func (j *job) sleep() {
 // (split.Piece items each): between pieces the worker checks whether the job
 // has stopped and whether another worker is hungry and, if so, gives back
 // the pieces it has not started.
-func (j *job) process(s, lo, hi int, split partition.SplittingRun, ws *WorkerStats) error {
+func (j *job) process(s, lo, hi int, split partproto.SplittingRun, ws *WorkerStats) error {
 	var t0 time.Time
 	if ws != nil {
 		t0 = time.Now()

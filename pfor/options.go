@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/stealkit/stealkit/internal/callname"
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -104,7 +105,10 @@ func (c config) partitioner() partition.Partitioner {
 // with no promise made about them: Auto's, with no grain set. Only such calls
 // start on the caller alone while helpers lag (see lag.go); the others hand
 // out the ranges their partitioner and grain promise.
-func (c config) adapts() bool { return c.grain == 0 && c.part.Name() == "auto" }
+func (c config) adapts() bool {
+	a, ok := c.part.(partproto.Adaptive)
+	return c.grain == 0 && ok && a.Adapts()
+}
 
 func init() {
 	callname.Option = func(name string) any { return Option(func(c *config) { c.call = name }) }

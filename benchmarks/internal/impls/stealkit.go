@@ -3,6 +3,7 @@ package impls
 import (
 	"time"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/internal/workload"
 	"github.com/stealkit/stealkit/partition"
 	"github.com/stealkit/stealkit/pfor"
@@ -39,13 +40,13 @@ func Partitioners() []Partitioner {
 			if clock == nil {
 				return partition.Stealing()
 			}
-			return partition.StealingWith(partition.StealingOptions{Clock: clock})
+			return partproto.Stealing(partproto.Options{Clock: clock}).(partition.Partitioner)
 		}},
 		{Name: "auto", New: func(clock func() int64) partition.Partitioner {
 			if clock == nil {
 				return partition.Auto()
 			}
-			return partition.StealingWith(partition.StealingOptions{Adaptive: true, Clock: clock})
+			return partproto.Stealing(partproto.Options{Adaptive: true, Clock: clock}).(partition.Partitioner)
 		}},
 	}
 }

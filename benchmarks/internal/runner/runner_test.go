@@ -11,6 +11,7 @@ import (
 	"github.com/stealkit/stealkit/benchmarks/internal/impls"
 	"github.com/stealkit/stealkit/benchmarks/internal/runner"
 	"github.com/stealkit/stealkit/benchmarks/internal/workloads"
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/internal/workload"
 	"github.com/stealkit/stealkit/partition"
 )
@@ -284,7 +285,7 @@ func (r *handOverRun) GiveBack(w, from int) {
 }
 
 func (r *handOverRun) Piece(int) int               { return 1 }
-func (r *handOverRun) Counts(int) partition.Counts { return partition.Counts{} }
+func (r *handOverRun) Counts(int) partproto.Counts { return partproto.Counts{} }
 func (r *handOverRun) Stolen(w int) bool           { return w == 0 }
 
 // TestCompareMeasuresTheGivenInstance: with Config.Instance, every run is made on the instance

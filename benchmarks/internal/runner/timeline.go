@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/internal/workload"
 	"github.com/stealkit/stealkit/partition"
 )
@@ -58,8 +59,8 @@ func RecordTimeline(name string, inst workload.Instance, want uint64, p partitio
 func recordPass(inst workload.Instance, p partition.Partitioner, workers int) Timeline {
 	n := inst.Len()
 	run := p.Start(0, n, workers)
-	sr, stealing := run.(partition.StealingRun)
-	split, _ := run.(partition.SplittingRun)
+	sr, stealing := run.(partproto.StealingRun)
+	split, _ := run.(partproto.SplittingRun)
 	perWorker := make([][]Chunk, workers)
 	busy := make([]time.Duration, workers)
 	var wg sync.WaitGroup
@@ -106,7 +107,7 @@ func recordPass(inst workload.Instance, p partition.Partitioner, workers int) Ti
 
 // runRange runs [lo, hi) as pfor does, and returns where it stopped: hi, or where worker w
 // gave the rest back.
-func runRange(inst workload.Instance, split partition.SplittingRun, w, lo, hi int) int {
+func runRange(inst workload.Instance, split partproto.SplittingRun, w, lo, hi int) int {
 	if split == nil || hi-lo < 2 {
 		inst.Chunk(lo, hi)
 		return hi

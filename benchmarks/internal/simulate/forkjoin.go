@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 	"github.com/stealkit/stealkit/pfor"
 )
@@ -133,7 +134,7 @@ func (cal *Calibrator) ForkJoinBatch(p string) []CallTimes {
 }
 
 // forkJoinPartitioner returns the partitioner whose calls time the start, fork and join of
-// partitioner p's: p itself if its runs steal (partition.StealingRun), the static partitioner
+// partitioner p's: p itself if its runs steal (partproto.StealingRun), the static partitioner
 // otherwise. A stealing run costs more around its items than a static one: its Start makes a
 // range per worker, the helper's first take pulls its worker's lines from the caller's core,
 // and a worker's last Next tries to steal from the others. On tiny, 2-worker calls with a
@@ -144,7 +145,7 @@ func (cal *Calibrator) ForkJoinBatch(p string) []CallTimes {
 func forkJoinPartitioner(p string) partition.Partitioner {
 	if q, ok := partitionerNamed(p); ok {
 		fp := q.New(nil)
-		if _, ok := fp.Start(0, 2, 2).(partition.StealingRun); ok {
+		if _, ok := fp.Start(0, 2, 2).(partproto.StealingRun); ok {
 			return fp
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/internal/workload"
 	"github.com/stealkit/stealkit/partition"
 )
@@ -232,7 +233,7 @@ func drainFor(p partition.Partitioner, n, k int, limit time.Duration) (time.Dura
 // whole block at once (the grain is larger than any block), then each Next steals a quarter
 // of worker 0's remaining items and takes all of them.
 func stealOnce() (time.Duration, float64) {
-	run := partition.StealingWith(partition.StealingOptions{Grain: 1 << 30}).Start(0, 1<<20, 2).(partition.StealingRun)
+	run := partition.StealingWith(partition.StealingOptions{Grain: 1 << 30}).Start(0, 1<<20, 2).(partproto.StealingRun)
 	run.Next(1)
 	t0 := time.Now()
 	calls := 0
@@ -281,7 +282,7 @@ const pingPongSteps = 4000
 // failedSteals times Next on an empty run of 8 workers: each call tries the 7 others twice.
 func failedSteals() (time.Duration, float64) {
 	const workers, calls = 8, 1000
-	run := partition.Stealing().Start(0, 0, workers).(partition.StealingRun)
+	run := partition.Stealing().Start(0, 0, workers).(partproto.StealingRun)
 	t0 := time.Now()
 	for range calls {
 		run.Next(0)

@@ -7,7 +7,7 @@
 // read the driven worker's virtual clock. Workers claim the run's slots as pfor's caller and
 // helpers do: the caller starts slot 0, a helper claims the next free slot when it arrives,
 // and a worker whose slot is done claims the next free one. As pfor does with a
-// partition.SplittingRun, a worker processes its range in pieces of the run's Piece(w) items
+// partproto.SplittingRun, a worker processes its range in pieces of the run's Piece(w) items
 // and, between pieces, gives the rest back when the run says another worker is hungry; a
 // worker that finds no work polls again while the run's Idle says another may give some
 // back. See the README for what the model leaves out.
@@ -18,8 +18,8 @@ import (
 	"fmt"
 
 	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/internal/workload"
-	"github.com/stealkit/stealkit/partition"
 )
 
 // Costs holds the prefix sums of a workload's item costs: Costs[i] is the total cost of the
@@ -122,8 +122,8 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 
 	var now int64 // the driven worker's clock, for the stealing partitioners
 	run := p.New(func() int64 { return now }).Start(0, n, workers)
-	sr, stealing := run.(partition.StealingRun)
-	split, _ := run.(partition.SplittingRun)
+	sr, stealing := run.(partproto.StealingRun)
+	split, _ := run.(partproto.SplittingRun)
 
 	// Drivers are the goroutines that run the slots, as in pfor: the caller (driver 0)
 	// starts slot 0 at StartNs; each helper arrives at ForkNs and claims the next unclaimed
@@ -190,7 +190,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 				continue
 			}
 		}
-		var before partition.Counts
+		var before partproto.Counts
 		if stealing {
 			before = sr.Counts(w)
 		}
