@@ -24,12 +24,12 @@
 //   - Auto: the default. Stealing with batches that adapt to the measured
 //     cost of items (see Auto).
 //
-// Auto is never far from the best of the others, whatever the shape of the
-// costs, because no rule in it depends on a measurement being right. A
-// batch sized from cheap items can reach dear ones, so it holds at most half
-// of what its worker's range has left, and pfor runs it in pieces between
-// which the worker hands the rest back to idle workers; idle workers keep
-// looking while any worker holds a range. With many workers, whose ranges
+// Auto sizes batches from measured costs, but what bounds the harm of a
+// wrong measurement does not depend on one. A batch sized from cheap items
+// can reach dear ones, so it holds at most half of what its worker's range
+// has left, and pfor runs it in pieces between which the worker hands the
+// rest back to idle workers; idle workers keep looking while any worker
+// holds a range. With many workers, whose ranges
 // are a few items each, the dearest items are thus spread rather than left
 // behind in a few batches. A worker descheduled mid-batch (a busy machine)
 // measures its items as dear: that shrinks its next batch 4x at most, the
