@@ -12,8 +12,8 @@ import (
 //
 // # Callers
 //
-// TryTakeOne, TryTake, Reset and GiveBack are executed only by the owner, one goroutine
-// at a time (ownership may pass between goroutines if the hand-over
+// TryTakeOne, TryTake, Reset, GiveBack and Remaining are executed only by the
+// owner, one goroutine at a time (ownership may pass between goroutines if the hand-over
 // synchronizes, as a channel send or a WaitGroup does). TrySteal can be
 // executed by any goroutine, concurrently with everything.
 //
