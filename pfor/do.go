@@ -1,6 +1,9 @@
 package pfor
 
-import "strconv"
+import (
+	"strconv"
+	"sync/atomic"
+)
 
 // Do calls every function in fns and returns when all have returned: in
 // parallel where workers of the task pool are free to take them, else one
@@ -13,24 +16,34 @@ import "strconv"
 // that must run at the same time need goroutines of their own.
 //
 // Do may be called from anywhere, tasks and loop bodies included, and the
-// functions may themselves call Do: the caller takes part as a guest
-// worker, pushing fns[1:] onto its deque, where idle workers steal them
-// oldest first, running fns[0], and then running whatever was not stolen,
-// newest first, or other tasks of the pool while a stolen one runs. The
-// functions are called concurrently from several goroutines; writes made
-// by any of them happen before Do returns.
+// functions may themselves call Do. With two functions or more, the caller
+// takes part as a guest worker and forks as Both does, halving fns: it
+// leaves the second half on its deque, where an idle worker may steal it,
+// and goes on with the first, down to fns[0], which it runs first; then it
+// takes back, newest first, the halves nobody stole, or runs other tasks
+// of the pool while a stolen one runs. The functions are called
+// concurrently from several goroutines; writes made by any of them happen
+// before Do returns. A single function runs on the calling goroutine.
 //
 // If a function panics, functions not yet started do not start, those
 // running finish, and Do re-raises the first panic as a *PanicError with
-// Call "Do". Do panics if a function is nil.
+// Call "Do". Do panics if a function is nil, before calling any.
 //
-// Costs: entering and leaving the pool, and a task per function
-// (BenchmarkDo, BenchmarkForkTop/impl=do); Join and Both are cheaper.
+// Costs: entering and leaving the pool, as Join, plus a fork per function,
+// as Both's; Do allocates nothing for up to maxDoFns functions
+// (BenchmarkDo, BenchmarkForkTop/impl=do). Inside a task, Both and
+// Worker.Join need no entering.
 func Do(fns ...func()) {
 	for i, f := range fns {
-		checkFunc("Do", "fns["+strconv.Itoa(i)+"]", f == nil)
+		if f == nil {
+			panic("pfor: Do: fns[" + strconv.Itoa(i) + "] is nil")
+		}
 	}
-	if len(fns) == 0 {
+	switch len(fns) {
+	case 0:
+		return
+	case 1:
+		guard("Do", fns[0])
 		return
 	}
 	// Guaranteeing every function a goroutine of its own when no worker
@@ -42,14 +55,79 @@ func Do(fns ...func()) {
 	// run at the same time, goroutines are the tool.
 	w := taskSched.acquire()
 	defer taskSched.release(w)
-	g := &Group{name: "Do"}
-	for _, f := range fns[1:] {
-		t := w.newGroupTask(g)
-		t.plain = f
-		w.push(&t.task)
+	c := &w.do
+	defer c.reset()
+	// Thieves read the functions from the guest, which outlives the call:
+	// keeping fns itself in a frame would make every caller's variadic
+	// slice escape to the heap.
+	c.fns = append(c.fns, fns...)
+	c.run(w, 0, len(fns))
+	if p := c.panic.Load(); p != nil {
+		panic(p)
 	}
-	t := w.newGroupTask(g)
-	t.plain = fns[0]
-	t.exec(w)
-	w.Wait(g)
+}
+
+// maxDoFns bounds the functions a guest keeps room for between Do calls:
+// a larger Do allocates its copy of fns.
+const maxDoFns = 1024
+
+// doCall is the state of the Do call that holds a guest Worker, shared by
+// the workers that run its functions: fns is written by the caller before
+// the first fork that publishes it, and read by thieves after the steal;
+// the first panic stops the call and is kept for the caller to re-raise.
+type doCall struct {
+	fns   []func()
+	stop  atomic.Bool                // set by the first panic
+	panic atomic.Pointer[PanicError] // the first panic
+}
+
+// doSpan is the part [lo, hi) of c.fns that a fork hands on.
+type doSpan struct {
+	c      *doCall
+	lo, hi int
+}
+
+// runSpan is doCall.run in the shape that Both takes.
+func runSpan(w *Worker, s doSpan) struct{} {
+	s.c.run(w, s.lo, s.hi)
+	return struct{}{}
+}
+
+// run calls c.fns[lo:hi] on w unless c has stopped: halves go on w's
+// deque (Both), so that a thief takes half of what is left at once.
+func (c *doCall) run(w *Worker, lo, hi int) {
+	if c.stop.Load() {
+		return
+	}
+	if hi-lo == 1 {
+		c.call(lo)
+		return
+	}
+	m := lo + (hi-lo)/2
+	Both(w, runSpan, doSpan{c, m, hi}, doSpan{c, lo, m})
+}
+
+// call calls c.fns[i], recording a panic instead of raising it: the
+// functions of other spans go on to skip, and Both waits for them.
+func (c *doCall) call(i int) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.stop.Store(true) // before capturing the stack, which takes a while
+			c.panic.CompareAndSwap(nil, wrapPanic("Do", r))
+		}
+	}()
+	c.fns[i]()
+}
+
+// reset readies c for the guest's next Do call, keeping no function or
+// panic of this one alive. No thief reads c any more: Both has waited for
+// every stolen span.
+func (c *doCall) reset() {
+	clear(c.fns)
+	c.fns = c.fns[:0]
+	if cap(c.fns) > maxDoFns {
+		c.fns = nil
+	}
+	c.stop.Store(false)
+	c.panic.Store(nil)
 }

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 )
 
-// A groupTask is a task of a Group: f, or plain for Do's functions.
+// A groupTask is a task of a Group: f.
 //
 // # Counting
 //
@@ -33,7 +33,6 @@ type groupTask struct {
 	task
 	g      *Group
 	f      func(*Worker) error
-	plain  func()
 	parent *groupTask // nil: counted in g.pending
 	kids   atomic.Int64
 }
@@ -89,10 +88,6 @@ func (t *groupTask) exec(w *Worker) {
 	if g.skip() {
 		return
 	}
-	if t.plain != nil {
-		t.plain()
-		return
-	}
 	if err := t.f(w); err != nil {
 		g.fail(err, nil)
 	}
@@ -104,7 +99,7 @@ func (t *groupTask) exec(w *Worker) {
 func (w *Worker) complete(t *groupTask) {
 	for {
 		p, g := t.parent, t.g
-		t.g, t.f, t.plain, t.parent = nil, nil, nil, nil
+		t.g, t.f, t.parent = nil, nil, nil
 		if t.kids.Load() != 0 {
 			t.kids.Store(0)
 		}

@@ -65,6 +65,8 @@ type Worker struct {
 	free []*groupTask // finished Group tasks for reuse (see groupTasks)
 	cur  *groupTask   // the Group task running innermost on this worker, or nil
 
+	do doCall // guests: the Do call holding the guest
+
 	_ cacheLinePad // the owner writes depth, free and cur all the time
 }
 

@@ -156,7 +156,7 @@ func TestForkJoinMayRunOneAfterAnother(t *testing.T) {
 	}
 	pfor.Join(record("a"), record("b"))
 	pfor.Do(record("f0"), record("f1"), record("f2"))
-	if got, want := fmt.Sprint(order), "[b a f0 f2 f1]"; got != want {
-		t.Errorf("order at GOMAXPROCS 1: %s; want %s (b, then a taken back; fns[0], then the rest newest first)", got, want)
+	if got, want := fmt.Sprint(order), "[b a f0 f1 f2]"; got != want {
+		t.Errorf("order at GOMAXPROCS 1: %s; want %s (b, then a taken back; fns[0], then the halves taken back)", got, want)
 	}
 }
