@@ -83,7 +83,7 @@ func TestDoCallsEachOnce(t *testing.T) {
 // panic as a *PanicError with Call "Do" after running no function twice.
 func TestDoPanicReachesCaller(t *testing.T) {
 	procSweep(t, func(t *testing.T) {
-		for k := 2; k <= 17; k++ {
+		for k := 1; k <= 17; k++ {
 			for bad := range k {
 				calls := make([]atomic.Int32, k)
 				fns := make([]func(), k)
