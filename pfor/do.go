@@ -128,6 +128,8 @@ func (c *doCall) reset() {
 	if cap(c.fns) > maxDoFns {
 		c.fns = nil
 	}
-	c.stop.Store(false)
-	c.panic.Store(nil)
+	if c.stop.Load() { // only a panic stops c, and it stores the panic after
+		c.stop.Store(false)
+		c.panic.Store(nil)
+	}
 }
