@@ -30,9 +30,10 @@ import (
 // Call "Do". Do panics if a function is nil, before calling any.
 //
 // Costs: entering and leaving the pool, as Join, plus a fork per function,
-// as Both's (BenchmarkDo, BenchmarkForkTop/impl=do); Do allocates nothing
-// for up to 1024 functions, and a copy of fns for more. Inside a task,
-// Both and Worker.Join cost less: they need no entering.
+// as Both's (BenchmarkDo, BenchmarkForkTop/impl=do). Do itself allocates
+// nothing for up to 1024 functions, and a copy of fns for more; a function
+// literal that captures variables is allocated by the caller. Inside a
+// task, Both and Worker.Join cost less: they need no entering.
 func Do(fns ...func()) {
 	for i, f := range fns {
 		if f == nil {
