@@ -184,3 +184,24 @@ func TestDoNilRunsNothing(t *testing.T) {
 		t.Fatalf("Do(f, g, nil): panicked with %v, f ran: %v; want \"pfor: Do: fns[2] is nil\" before f runs", other, ran)
 	}
 }
+
+// TestDoManyFunctions: more functions than a guest keeps room for (1024)
+// each run once too, twice in a row on the same guests.
+func TestDoManyFunctions(t *testing.T) {
+	procSweep(t, func(t *testing.T) {
+		const k = 3000
+		calls := make([]atomic.Int32, k)
+		fns := make([]func(), k)
+		for i := range fns {
+			fns[i] = func() { calls[i].Add(1) }
+		}
+		for round := 1; round <= 2; round++ {
+			pfor.Do(fns...)
+			for i := range calls {
+				if n := calls[i].Load(); n != int32(round) {
+					t.Fatalf("after %d calls of Do with %d functions: fns[%d] ran %d times", round, k, i, n)
+				}
+			}
+		}
+	})
+}
