@@ -29,25 +29,28 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
-	// Each worker finds keys by scanning while it has met at most fewKeys,
-	// and with a map of its own after that; the values of each key are
+	// Each worker finds keys in a keyTable of its own: integer keys of
+	// small range by a dense index, others by scanning while it has met at
+	// most fewKeys, and with a map after that; the values of each key are
 	// combined in part order at the end (combineByKey).
 	bl := segmentLen(f.n)
+	bits := keyBits[K]()
 	type state struct {
 		keyTable[K, A]
+		keyBatch[T, K]
 		block int // the block being folded
 		run   func(lo, hi int) bool
 	}
 	var states []*state
 	blocks(x, (f.n+bl-1)/bl,
 		func(w *worker) *state {
-			s := &state{}
+			s := &state{keyTable: keyTable[K, A]{dense: startDense(bits != nil)}}
 			s.run = f.open(w, func(b []T) bool {
-				for _, v := range b {
-					k := key(v)
-					i := s.find(k)
+				keys, us := s.keysOf(b, key, bits)
+				for j, v := range b {
+					i := int(s.dense.find(us[j]))
 					if i < 0 {
-						i = s.add(k)
+						i = s.lookup(keys[j], us[j])
 					}
 					p := &s.parts[i]
 					if p.block != s.block { // the key's first element in this block
@@ -98,11 +101,34 @@ const maxSegments = 256
 // BenchmarkLoop/impl=plinq-aggregateby/workload=query).
 type keyTable[K comparable, A any] struct {
 	parts []keyParts[K, A] // per key, in the order the worker met them
-	at    map[K]int        // index in parts of every key, once there are more than fewKeys
+	at    map[K]int        // index in parts of every key, once there are more than fewKeys and dense is off
+	dense denseIndex       // while on, the index in parts of every key
 }
 
 // fewKeys is how many keys a keyTable scans before it builds its map.
 const fewKeys = 16
+
+// lookup returns the index of the parts of k, whose bits are u, adding
+// them if k is new; the caller has found that k is not in dense.
+func (t *keyTable[K, A]) lookup(k K, u uint64) int {
+	if t.dense.on {
+		i := len(t.parts)
+		if t.dense.set(u, int32(i)) {
+			t.parts = append(t.parts, keyParts[K, A]{key: k, block: -1})
+			return i
+		}
+		if i > fewKeys { // dense is off from now on: the map takes over
+			t.at = make(map[K]int, 2*i)
+			for j := range t.parts {
+				t.at[t.parts[j].key] = j
+			}
+		}
+	}
+	if i := t.find(k); i >= 0 {
+		return i
+	}
+	return t.add(k)
+}
 
 // find returns the index of k's parts, or -1 if k is new. A key unequal to
 // itself (NaN) is never found, as in a map.

@@ -41,40 +41,7 @@ func CountBy[T any, K comparable](q Query[T], key func(T) K) (counts map[K]int, 
 	mustFunc("CountBy", "key", key == nil)
 	defer catch(&err)
 	x := newExec(q.set)
-	f := q.flow(x)
-	// Each worker counts into a map of its own, taking blocks of q's source
-	// as Sum does; the maps are merged at the end, a map operation per
-	// distinct key per worker.
-	type state struct {
-		m   map[K]int
-		run func(lo, hi int) bool
-	}
-	var total map[K]int
-	blockChunks(x, f.n,
-		func(w *worker) *state {
-			s := &state{m: make(map[K]int)}
-			s.run = f.open(w, func(b []T) bool {
-				for _, v := range b {
-					s.m[key(v)]++
-				}
-				return true
-			})
-			return s
-		},
-		func(s *state, lo, hi int) bool { s.run(lo, hi); return true },
-		func(s *state) {
-			if total == nil {
-				total = s.m
-				return
-			}
-			for k, c := range s.m {
-				total[k] += c
-			}
-		})
-	if total == nil {
-		total = make(map[K]int)
-	}
-	return total, nil
+	return countBy(x, q.flow(x), key), nil
 }
 
 // ToMap runs q and returns the map of key(x) to value(x) for its elements

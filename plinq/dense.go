@@ -1,0 +1,95 @@
+package plinq
+
+// A denseIndex numbers integer keys (by their bits, see keyBits) with an
+// array: slot i holds the number of the key whose bits are base+i, or -1.
+// It is one worker's: only the goroutine running the worker touches it.
+//
+// It starts empty, takes the first key's bits as base, and widens (to at
+// least double its length) to take a key outside its slots, towards that
+// key, as long as it stays within limit slots; a key it cannot take ends
+// it, and its owner numbers keys with a map from then on. Arithmetic on
+// bits wraps around, so that slots [base, base+len) are a window of the
+// keys' type whether it is signed or not. This is what columnar engines do
+// for integer keys of small range: the slot of a key costs a subtraction
+// and a comparison, where a map costs a hash and a probe.
+type denseIndex struct {
+	base  uint64
+	slots []int32
+	on    bool // numbering keys; false once a key did not fit
+}
+
+// denseSpan is the most slots a denseIndex may have: 256 KiB of them,
+// which stays in a core's L2 cache. A variable so that tests can shrink it.
+var denseSpan = 1 << 16
+
+// startDense returns a denseIndex that numbers keys if bits are known (K is
+// an integer kind), and one that is off otherwise.
+func startDense(known bool) denseIndex { return denseIndex{on: known} }
+
+// find returns the number of the key whose bits are u, or -1 if it has
+// none or the index is off.
+func (d *denseIndex) find(u uint64) int32 {
+	if off := u - d.base; off < uint64(len(d.slots)) {
+		return d.slots[off]
+	}
+	return -1
+}
+
+// set numbers the key whose bits are u with i, widening the slots if u is
+// outside them, and reports whether it could: if u does not fit within
+// denseSpan slots, set turns the index off (for good) and returns false.
+// Setting on an index that is off returns false.
+func (d *denseIndex) set(u uint64, i int32) bool {
+	if !d.on {
+		return false
+	}
+	if len(d.slots) == 0 {
+		d.base, d.slots = u, fill(make([]int32, min(16, denseSpan)))
+	}
+	if u-d.base >= uint64(len(d.slots)) && !d.widen(u) {
+		d.on, d.slots = false, nil
+		return false
+	}
+	d.slots[u-d.base] = i
+	return true
+}
+
+// widen makes room for u, outside the slots, towards the side nearer to
+// it, and reports whether that fits within denseSpan slots.
+func (d *denseIndex) widen(u uint64) bool {
+	n, limit := uint64(len(d.slots)), uint64(denseSpan)
+	up := u - d.base   // u is slot up of a longer array from base; up >= n
+	down := d.base - u // u is down slots below base; down >= 1
+	switch {
+	case up < limit && (up < down || down > limit-n):
+		size := min(limit, max(up+1, 2*n))
+		slots := fill(make([]int32, size))
+		copy(slots, d.slots)
+		d.slots = slots
+		return true
+	case down <= limit-n:
+		size := min(limit, max(down+n, 2*n))
+		slots := fill(make([]int32, size))
+		copy(slots[size-n:], d.slots)
+		d.base -= size - n
+		d.slots = slots
+		return true
+	}
+	return false
+}
+
+// clear forgets the numbers of the keys whose bits are us, all of them in
+// the slots, keeping the slots for the next keys.
+func (d *denseIndex) clear(us []uint64) {
+	for _, u := range us {
+		d.slots[u-d.base] = -1
+	}
+}
+
+// fill sets every slot of s to -1 and returns s.
+func fill(s []int32) []int32 {
+	for i := range s {
+		s[i] = -1
+	}
+	return s
+}
