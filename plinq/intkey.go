@@ -25,35 +25,53 @@ type integer interface {
 // positions of bits (len(bits) >= len(keys)), or nil if K is not an integer
 // kind.
 func keyBits[K comparable]() func(keys []K, bits []uint64) {
-	switch reflect.TypeFor[K]().Kind() {
-	case reflect.Int:
-		return bitsOf[K, int]
-	case reflect.Int8:
-		return bitsOf[K, int8]
-	case reflect.Int16:
-		return bitsOf[K, int16]
-	case reflect.Int32:
-		return bitsOf[K, int32]
-	case reflect.Int64:
-		return bitsOf[K, int64]
-	case reflect.Uint:
-		return bitsOf[K, uint]
-	case reflect.Uint8:
-		return bitsOf[K, uint8]
-	case reflect.Uint16:
-		return bitsOf[K, uint16]
-	case reflect.Uint32:
-		return bitsOf[K, uint32]
-	case reflect.Uint64:
-		return bitsOf[K, uint64]
-	case reflect.Uintptr:
-		return bitsOf[K, uintptr]
+	if ops := intOps[K](); ops != nil {
+		return ops.bits
 	}
 	return nil
 }
 
-// bitsOf is keyBits for a K whose underlying type is I: it reads the keys
-// as I values, which have the same size and layout.
+// intKeyOps are the conversions of an integer kind K.
+type intKeyOps[K comparable] struct {
+	bits func(keys []K, bits []uint64) // as keyBits
+	one  func(k K) uint64              // the bits of one key
+}
+
+// intOps returns the conversions of K, or nil if K is not an integer kind.
+func intOps[K comparable]() *intKeyOps[K] {
+	switch reflect.TypeFor[K]().Kind() {
+	case reflect.Int:
+		return opsOf[K, int]()
+	case reflect.Int8:
+		return opsOf[K, int8]()
+	case reflect.Int16:
+		return opsOf[K, int16]()
+	case reflect.Int32:
+		return opsOf[K, int32]()
+	case reflect.Int64:
+		return opsOf[K, int64]()
+	case reflect.Uint:
+		return opsOf[K, uint]()
+	case reflect.Uint8:
+		return opsOf[K, uint8]()
+	case reflect.Uint16:
+		return opsOf[K, uint16]()
+	case reflect.Uint32:
+		return opsOf[K, uint32]()
+	case reflect.Uint64:
+		return opsOf[K, uint64]()
+	case reflect.Uintptr:
+		return opsOf[K, uintptr]()
+	}
+	return nil
+}
+
+// opsOf is intOps for a K whose underlying type is I: it reads keys as I
+// values, which have the same size and layout.
+func opsOf[K comparable, I integer]() *intKeyOps[K] {
+	return &intKeyOps[K]{bits: bitsOf[K, I], one: func(k K) uint64 { return uint64(*(*I)(unsafe.Pointer(&k))) }}
+}
+
 func bitsOf[K comparable, I integer](keys []K, bits []uint64) {
 	if len(keys) == 0 {
 		return

@@ -23,7 +23,7 @@ func Join[O, I any, K comparable, R any](outer Query[O], inner Query[I], outerKe
 			out := batcher[R]{w: w, sink: sink, buf: make([]R, 0, batchLen)}
 			run := in.open(w, func(b []O) bool {
 				for _, o := range b {
-					g, ok := ix.lookup[outerKey(o)]
+					g, ok := ix.table.find(outerKey(o))
 					if !ok {
 						continue
 					}

@@ -4,16 +4,19 @@ package plinq
 // appearance, which GroupBy, Distinct, the set operators and Join share.
 //
 // Phase 1, in parallel over fixed blocks of groupBlock items: each block
-// numbers its own distinct keys in first-appearance order with a map of the
-// worker's (cleared between blocks), and records every item's local number
-// (16 bits: a block has at most 65536 keys), each local key's first item and
-// count. Phase 2, on the calling goroutine: the blocks' key lists are merged
-// in block order into one map, which numbers the keys globally, still in
-// first-appearance order. Phase 2 costs a map operation per distinct key per
-// block, so it is cheap when keys repeat across blocks (1,000 keys over 10M
-// items: 153,000 operations against 10M) and as slow as a sequential map loop
-// when nearly every key is distinct. GroupBy then places the items, group by
-// group, in one pass in parallel over the blocks (arrange).
+// numbers its own distinct keys in first-appearance order, with a
+// denseIndex of the worker's while the keys are integers of small range and
+// with a map of the worker's after that (both cleared between blocks), and
+// records every item's local number (16 bits: a block has at most 65536
+// keys), each local key's first item and count. Phase 2 merges the blocks'
+// key lists in block order, which numbers the keys globally, still in
+// first-appearance order. It costs a map operation per distinct key per
+// block: cheap on the calling goroutine when keys repeat across blocks
+// (1,000 keys over 10M items: 153,000 operations against 10M), and as slow
+// as a sequential map loop when nearly every key is distinct; past
+// parallelMerge local keys, the merge is partitioned by hash and runs in
+// parallel (keymerge.go). GroupBy then places the items, group by group, in
+// one pass in parallel over the blocks (arrange).
 
 var groupBlock = 1 << 16 // at most 1<<16: local key numbers are 16 bits
 
@@ -23,7 +26,7 @@ type keyIndex[K comparable] struct {
 	keys   []K   // keys[g]
 	first  []int // first[g]: position of the first item with key g
 	count  []int // count[g]: number of items with key g
-	lookup map[K]int
+	table  keyLookup[K]
 	local  []uint16     // local[i]: item i's key number within its block
 	blocks []blockIndex // per block
 }
@@ -40,41 +43,107 @@ type blockIndex struct {
 func indexKeys[T any, K comparable](x *exec, items []T, key func(T) K) *keyIndex[K] {
 	n := len(items)
 	nb := (n + groupBlock - 1) / groupBlock
-	ix := &keyIndex[K]{local: make([]uint16, n), blocks: make([]blockIndex, nb), lookup: make(map[K]int)}
+	ix := &keyIndex[K]{local: make([]uint16, n), blocks: make([]blockIndex, nb)}
 	blockKeys := make([][]K, nb)
+	bits := keyBits[K]()
 	blocks(x, nb,
-		func(*worker) map[K]int { return make(map[K]int) },
-		func(m map[K]int, b0, b1 int) bool {
+		func(*worker) *blockNumbering[T, K] {
+			return &blockNumbering[T, K]{m: make(map[K]int), dense: startDense(bits != nil)}
+		},
+		func(s *blockNumbering[T, K], b0, b1 int) bool {
 			for b := b0; b < b1; b++ {
-				clear(m)
-				var keys []K
-				bi := &ix.blocks[b]
 				lo := b * groupBlock
-				for i, v := range items[lo:min(lo+groupBlock, n)] {
-					k := key(v)
-					l, ok := m[k]
-					if !ok {
-						l = len(keys)
-						m[k] = l
-						keys = append(keys, k)
-						bi.first = append(bi.first, lo+i)
-						bi.count = append(bi.count, 0)
-					}
-					ix.local[lo+i] = uint16(l)
-					bi.count[l]++
-				}
-				blockKeys[b] = keys
+				blockKeys[b] = s.number(items[lo:min(lo+groupBlock, n)], lo, key, bits, &ix.blocks[b], ix.local[lo:])
 			}
 			return true
 		}, nil)
+	locals := 0
+	for _, keys := range blockKeys {
+		locals += len(keys)
+	}
+	if locals > parallelMerge {
+		mergeParallel(x, ix, blockKeys)
+	} else {
+		mergeBlocks(ix, blockKeys)
+	}
+	return ix
+}
+
+// A blockNumbering is a worker's tables for numbering the keys of a block.
+type blockNumbering[T any, K comparable] struct {
+	keyBatch[T, K]
+	m     map[K]int  // local numbers, once dense is off
+	dense denseIndex // local numbers while on
+	us    []uint64   // the bits of the block's keys, to clear dense
+	keys  []K        // the block's keys
+	bi    *blockIndex
+}
+
+// number numbers the keys of the block items, whose first item is item lo
+// of the index, in bi and local, and returns the block's keys.
+func (s *blockNumbering[T, K]) number(items []T, lo int, key func(T) K, bits func([]K, []uint64), bi *blockIndex, local []uint16) []K {
+	s.keys, s.bi = nil, bi
+	for a := 0; a < len(items); a += batchLen {
+		e := min(a+batchLen, len(items))
+		keys, us := s.keysOf(items[a:e], key, bits)
+		for j, u := range us {
+			l := int(s.dense.find(u))
+			if l < 0 {
+				l = s.slow(keys[j], u, lo+a+j)
+			}
+			local[a+j] = uint16(l)
+			bi.count[l]++
+		}
+	}
+	if s.dense.on {
+		s.dense.clear(s.us)
+		s.us = s.us[:0]
+	} else {
+		clear(s.m)
+	}
+	return s.keys
+}
+
+// slow returns the local number of k, whose bits are u, at item i, which
+// the dense index does not hold: a new key, or any key once it is off.
+func (s *blockNumbering[T, K]) slow(k K, u uint64, i int) int {
+	if s.dense.on {
+		if s.dense.set(u, int32(len(s.keys))) {
+			s.us = append(s.us, u)
+			return s.newKey(k, i)
+		}
+		for l, k := range s.keys { // dense is off from now on: the map takes over
+			s.m[k] = l
+		}
+	}
+	if l, ok := s.m[k]; ok {
+		return l
+	}
+	l := s.newKey(k, i)
+	s.m[k] = l
+	return l
+}
+
+// newKey numbers k, first met at item i, in the block and returns its local number.
+func (s *blockNumbering[T, K]) newKey(k K, i int) int {
+	s.keys = append(s.keys, k)
+	s.bi.first = append(s.bi.first, i)
+	s.bi.count = append(s.bi.count, 0)
+	return len(s.keys) - 1
+}
+
+// mergeBlocks is phase 2 on the calling goroutine: the blocks' keys are
+// looked up in one map, in block order.
+func mergeBlocks[K comparable](ix *keyIndex[K], blockKeys [][]K) {
+	lookup := make(map[K]int)
 	for b, keys := range blockKeys {
 		bi := &ix.blocks[b]
 		bi.group = make([]int, len(keys))
 		for l, k := range keys {
-			g, ok := ix.lookup[k]
+			g, ok := lookup[k]
 			if !ok {
 				g = len(ix.keys)
-				ix.lookup[k] = g
+				lookup[k] = g
 				ix.keys = append(ix.keys, k)
 				ix.first = append(ix.first, bi.first[l])
 				ix.count = append(ix.count, 0)
@@ -83,7 +152,7 @@ func indexKeys[T any, K comparable](x *exec, items []T, key func(T) K) *keyIndex
 			ix.count[g] += bi.count[l]
 		}
 	}
-	return ix
+	ix.table = keyLookup[K]{maps: []map[K]int{lookup}}
 }
 
 // arrange returns items reordered group by group, in group order, each

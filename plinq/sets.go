@@ -53,11 +53,11 @@ func Except[T comparable](a, b Query[T]) Query[T] {
 // over a's distinct elements.
 func members[T comparable](x *exec, a, b Query[T], in bool) flow[T] {
 	sb := collect(x, b.flow(x), true)
-	set := indexKeys(x, sb, identity[T]).lookup
+	set := indexKeys(x, sb, identity[T]).table
 	sa := collect(x, a.flow(x), true)
 	distinct := firsts(x, indexKeys(x, sa, identity[T]), sa)
 	return whereFlow(sliceFlow(distinct), func(v T) bool {
-		_, ok := set[v]
+		_, ok := set.find(v)
 		return ok == in
 	})
 }
