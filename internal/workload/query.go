@@ -68,6 +68,24 @@ type RegionTotal struct {
 	Orders, Revenue int64
 }
 
+// RegionOf returns o's region, the query's group key.
+func RegionOf(o Order) uint16 { return o.Region }
+
+// AddOrder returns t with o added: one more order and o's revenue. It does not test whether o
+// is selected.
+func AddOrder(t RegionTotal, o Order) RegionTotal {
+	t.Orders++
+	t.Revenue += o.Revenue()
+	return t
+}
+
+// AddTotals returns the sum of a and b.
+func AddTotals(a, b RegionTotal) RegionTotal {
+	a.Orders += b.Orders
+	a.Revenue += b.Revenue
+	return a
+}
+
 // AddOrders adds the selected orders of orders to t, by region: the query's fused
 // filter/map/group loop, which Chunk runs per block and other runners may run over any range.
 //

@@ -76,7 +76,7 @@ func (s Stats) Imbalance() float64 {
 }
 
 // All returns every implementation, in report order: baselines, stealkit (its partitioners,
-// then plinq, plinq-aggregate, plinq-aggregateby and chunkslocal, which run the query workload only), peers.
+// then plinq, plinq-aggregate, plinq-aggregateby, chunksdense and chunkslocal, which run the query workload only), peers.
 func All() []Impl {
 	return slices.Concat(baselines(), stealkits(), queryImpls(), peers())
 }

@@ -75,8 +75,8 @@ func TestNamesAndGroups(t *testing.T) {
 			t.Errorf("peer %q records no module version", im.Name)
 		}
 	}
-	if groups[impls.Baseline] != 5 || groups[impls.Stealkit] != 9 || groups[impls.Peer] != 5 {
-		t.Errorf("groups %v; want 5 baselines, 9 stealkit (5 partitioners, plinq, plinq-aggregate, plinq-aggregateby, chunkslocal) and 5 peers", groups)
+	if groups[impls.Baseline] != 5 || groups[impls.Stealkit] != 10 || groups[impls.Peer] != 5 {
+		t.Errorf("groups %v; want 5 baselines, 10 stealkit (5 partitioners, plinq, plinq-aggregate, plinq-aggregateby, chunksdense, chunkslocal) and 5 peers", groups)
 	}
 	for _, p := range impls.Partitioners() {
 		if got := p.New(nil).Name(); got != p.Name {
@@ -88,10 +88,10 @@ func TestNamesAndGroups(t *testing.T) {
 	}
 }
 
-// TestQueryOnlyImpls checks that plinq, plinq-aggregate, plinq-aggregateby and chunkslocal run the query workload only, and
+// TestQueryOnlyImpls checks that plinq, plinq-aggregate, plinq-aggregateby, chunksdense and chunkslocal run the query workload only, and
 // refuse another workload's instance with a message naming the package.
 func TestQueryOnlyImpls(t *testing.T) {
-	for _, name := range []string{"plinq", "plinq-aggregate", "plinq-aggregateby", "chunkslocal"} {
+	for _, name := range []string{"plinq", "plinq-aggregate", "plinq-aggregateby", "chunksdense", "chunkslocal"} {
 		im, ok := impls.ByName(name)
 		if !ok {
 			t.Fatalf("ByName(%q): not found", name)

@@ -1,6 +1,8 @@
 package impls
 
 import (
+	"sync"
+
 	"github.com/stealkit/stealkit/internal/workload"
 	"github.com/stealkit/stealkit/pfor"
 	"github.com/stealkit/stealkit/plinq"
@@ -18,11 +20,14 @@ import (
 //     identity) and combining the blocks' totals in order: one fused pass;
 //   - plinq-aggregateby: the same filter, then plinq.AggregateBy region, folding each
 //     region's orders into its totals: one fused pass, a map operation per order;
+//   - chunksdense: the floor for a generic library, pfor.Chunks over the orders folding each
+//     chunk into totals of its own, indexed by region, calling the filter, the key and the
+//     fold through func values as plinq does, the chunks' totals added up under a mutex;
 //   - chunkslocal: the loop a pfor user writes, pfor.ChunksLocal over the orders with
 //     per-worker totals (workload.AddOrders) added up in finish: one pass, no allocation per
 //     order.
 //
-// Both hand their totals to QueryInstance.SetTotals, so the runner checks them against the
+// All hand their totals to QueryInstance.SetTotals, so the runner checks them against the
 // sequential run's.
 func queryImpls() []Impl {
 	return []Impl{
@@ -48,6 +53,14 @@ func queryImpls() []Impl {
 			Start: func(workers int) (func(workload.Instance), func()) {
 				mustPositive("plinq-aggregateby", workers)
 				return func(inst workload.Instance) { plinqAggregateBy(asQuery("plinq-aggregateby", inst), workers) }, noStop
+			},
+		},
+		{
+			Name: "chunksdense", Group: Stealkit, Workload: "query",
+			About: "pfor.Chunks over the orders, per-chunk totals by region through func values (query only)",
+			Start: func(workers int) (func(workload.Instance), func()) {
+				mustPositive("chunksdense", workers)
+				return func(inst workload.Instance) { chunksDenseQuery(asQuery("chunksdense", inst), workers) }, noStop
 			},
 		},
 		{
@@ -129,19 +142,18 @@ func plinqAggregate(q *workload.QueryInstance, workers int) {
 	q.SetTotals(sum)
 }
 
+// The query's functions for plinq-aggregateby and chunksdense, in variables so that both call
+// them through func values.
+var (
+	selectedFn  = workload.Order.Selected
+	regionFn    = workload.RegionOf
+	addOrderFn  = workload.AddOrder
+	addTotalsFn = workload.AddTotals
+)
+
 func plinqAggregateBy(q *workload.QueryInstance, workers int) {
-	selected := plinq.From(q.Orders()).Where(workload.Order.Selected).With(pfor.WithWorkers(workers))
-	byRegion, err := plinq.AggregateBy(selected, func(o workload.Order) uint16 { return o.Region }, workload.RegionTotal{},
-		func(t workload.RegionTotal, o workload.Order) workload.RegionTotal {
-			t.Orders++
-			t.Revenue += o.Revenue()
-			return t
-		},
-		func(a, b workload.RegionTotal) workload.RegionTotal {
-			a.Orders += b.Orders
-			a.Revenue += b.Revenue
-			return a
-		})
+	selected := plinq.From(q.Orders()).Where(selectedFn).With(pfor.WithWorkers(workers))
+	byRegion, err := plinq.AggregateBy(selected, regionFn, workload.RegionTotal{}, addOrderFn, addTotalsFn)
 	noQueryError("plinq-aggregateby", err)
 	var totals totals
 	for region, t := range byRegion {
@@ -156,6 +168,27 @@ func noQueryError(impl string, err error) {
 	if err != nil {
 		panic("impls: " + impl + ": the query failed: " + err.Error())
 	}
+}
+
+func chunksDenseQuery(q *workload.QueryInstance, workers int) {
+	orders := q.Orders()
+	var mu sync.Mutex
+	var sum totals
+	pfor.Chunks(0, len(orders), func(lo, hi int) {
+		var t totals
+		for _, o := range orders[lo:hi] {
+			if selectedFn(o) {
+				r := &t[regionFn(o)%workload.QueryRegions]
+				*r = addOrderFn(*r, o)
+			}
+		}
+		mu.Lock()
+		for r := range sum {
+			sum[r] = addTotalsFn(sum[r], t[r])
+		}
+		mu.Unlock()
+	}, pfor.WithWorkers(workers))
+	q.SetTotals(&sum)
 }
 
 func chunksLocalQuery(q *workload.QueryInstance, workers int) {
