@@ -6,16 +6,17 @@ package plinq
 //
 // It starts empty, takes the first key's bits as base, and widens (to at
 // least double its length) to take a key outside its slots, towards that
-// key, as long as it stays within limit slots; a key it cannot take ends
-// it, and its owner numbers keys with a map from then on. Arithmetic on
+// key, as long as the keys from the least to the greatest span at most
+// denseSpan slots; a key it cannot take ends it, and its owner numbers keys with a map from then on. Arithmetic on
 // bits wraps around, so that slots [base, base+len) are a window of the
 // keys' type whether it is signed or not. This is what columnar engines do
 // for integer keys of small range: the slot of a key costs a subtraction
 // and a comparison, where a map costs a hash and a probe.
 type denseIndex struct {
-	base  uint64
-	slots []int32
-	on    bool // numbering keys; false once a key did not fit
+	base   uint64
+	slots  []int32
+	lo, hi uint64 // the slots of the least and the greatest key held (modulo 2^64, from base)
+	on     bool   // numbering keys; false once a key did not fit
 }
 
 // denseSpan is the most slots a denseIndex may have: 256 KiB of them,
@@ -50,36 +51,42 @@ func (d *denseIndex) set(u uint64, i int32) bool {
 		d.on, d.slots = false, nil
 		return false
 	}
-	d.slots[u-d.base] = i
+	off := u - d.base
+	d.slots[off] = i
+	d.lo, d.hi = min(d.lo, off), max(d.hi, off)
 	return true
 }
 
-// widen makes room for u, outside the slots, towards the side nearer to
-// it, and reports whether that fits within denseSpan slots.
+// widen makes room for u, outside the slots, and reports whether the keys
+// with u fit within denseSpan slots. The window must hold the keys from
+// the least to the greatest, so it is measured from them, not from the
+// slots: the room the slots keep beyond them is only slack, which widen
+// moves to the side it grows on (keeping it would turn keys away that fit).
 func (d *denseIndex) widen(u uint64) bool {
-	n, limit := uint64(len(d.slots)), uint64(denseSpan)
-	up := u - d.base   // u is slot up of a longer array from base; up >= n
-	down := d.base - u // u is down slots below base; down >= 1
+	limit := uint64(denseSpan)
+	lo, hi := d.base+d.lo, d.base+d.hi // the least and the greatest key held
+	up := u - lo                       // u is up slots above lo (wrapping around if u is below)
+	down := hi - u                     // u is down slots below hi
+	var base, size uint64
 	switch {
-	case up < limit && (up < down || down > limit-n):
-		size := min(limit, max(up+1, 2*n))
-		slots := fill(make([]int32, size))
-		copy(slots, d.slots)
-		d.slots = slots
-		return true
-	case down <= limit-n:
-		size := min(limit, max(down+n, 2*n))
-		slots := fill(make([]int32, size))
-		copy(slots[size-n:], d.slots)
-		d.base -= size - n
-		d.slots = slots
-		return true
+	case up < limit && up <= down:
+		size = min(limit, max(up+1, 2*uint64(len(d.slots))))
+		base = lo
+	case down < limit:
+		size = min(limit, max(down+1, 2*uint64(len(d.slots))))
+		base = hi - (size - 1)
+	default:
+		return false
 	}
-	return false
+	slots := fill(make([]int32, size))
+	copy(slots[lo-base:], d.slots[d.lo:d.hi+1])
+	d.base, d.slots = base, slots
+	d.lo, d.hi = lo-base, hi-base
+	return true
 }
 
 // clear forgets the numbers of the keys whose bits are us, all of them in
-// the slots, keeping the slots for the next keys.
+// the slots, keeping the slots (and the window) for the next keys.
 func (d *denseIndex) clear(us []uint64) {
 	for _, u := range us {
 		d.slots[u-d.base] = -1

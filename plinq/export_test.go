@@ -18,3 +18,23 @@ func ShrinkSizes() (restore func()) {
 		denseSpan, parallelMerge, mergeParts = saved[9], saved[10], saved[11]
 	}
 }
+
+// A Dense is a denseIndex, for tests of its window.
+type Dense struct{ d denseIndex }
+
+// NewDense returns an empty denseIndex that numbers keys.
+func NewDense() *Dense { return &Dense{startDense(true)} }
+
+func (d *Dense) Set(u uint64, i int32) bool { return d.d.set(u, i) }
+func (d *Dense) Find(u uint64) int32        { return d.d.find(u) }
+func (d *Dense) On() bool                   { return d.d.on }
+func (d *Dense) Slots() int                 { return len(d.d.slots) }
+
+// SetGrouping sets the most slots of a denseIndex and the local keys past
+// which a key index merges in parallel, and returns a function that
+// restores them. Tests that call it must not run in parallel with others.
+func SetGrouping(span, merge int) (restore func()) {
+	s, m := denseSpan, parallelMerge
+	denseSpan, parallelMerge = span, merge
+	return func() { denseSpan, parallelMerge = s, m }
+}

@@ -1,0 +1,213 @@
+package plinq_test
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/stealkit/stealkit/partition"
+	"github.com/stealkit/stealkit/pfor"
+	"github.com/stealkit/stealkit/plinq"
+)
+
+// TestDenseIndexWindow: a denseIndex takes every key of any window of span
+// keys, in any order and wherever the window lies (across zero, across
+// the wrap-around of uint64), and numbers each as it was set; the first key
+// outside a window of span turns it off for good.
+func TestDenseIndexWindow(t *testing.T) {
+	for _, span := range []int{1, 2, 8, 16, 17, 100, 1 << 16} {
+		for _, base := range []uint64{0, 5, math.MaxUint64 - 3, 1 << 63, math.MaxUint64 - uint64(span) + 1, uint64(math.MaxInt64) - 2} {
+			t.Run(fmt.Sprintf("span=%d/base=%#x", span, base), func(t *testing.T) {
+				defer plinq.SetGrouping(span, 1<<16)()
+				r := rand.New(rand.NewPCG(uint64(span), base))
+				order := r.Perm(span)
+				d := plinq.NewDense()
+				for i, o := range order {
+					if !d.Set(base+uint64(o), int32(i)) {
+						t.Fatalf("Set(base+%d) as key %d of a window of %d = false; want true", o, i, span)
+					}
+					if d.Slots() > span {
+						t.Fatalf("after %d keys: %d slots; want at most %d", i+1, d.Slots(), span)
+					}
+				}
+				for i, o := range order {
+					if got := d.Find(base + uint64(o)); got != int32(i) {
+						t.Fatalf("Find(base+%d) = %d; want %d", o, got, i)
+					}
+				}
+				if got := d.Find(base + uint64(span)); got != -1 {
+					t.Fatalf("Find(base+span) = %d; want -1", got)
+				}
+				outside := []uint64{base + uint64(span), base - 1}
+				if d.Set(outside[r.IntN(2)], int32(span)) || d.On() {
+					t.Fatalf("Set of a key outside the window of %d: true or still on; want false and off", span)
+				}
+				if got := d.Find(base); got != -1 {
+					t.Fatalf("Find(base) after turning off = %d; want -1", got)
+				}
+			})
+		}
+	}
+}
+
+// A named integer type, as users group by (a region, a status).
+type region int16
+
+// keyShapes returns key sequences of n values that exercise the dense
+// numbering and its end: a small range across zero (dense throughout),
+// exactly span values (dense at its limit), span+1 values (the last one
+// ends it), small then wide from the middle on (dense, then a map
+// mid-query), the type's extremes, and values drawn from the whole type
+// (nearly all distinct: the parallel merge).
+func keyShapes(r *rand.Rand, n, span int) map[string][]int64 {
+	out := map[string][]int64{}
+	small, exact, over, mixed, extremes, wide := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	for i := range n {
+		small[i] = int64(r.IntN(7)) - 3
+		exact[i] = -2 + int64(r.IntN(span))
+		over[i] = -2 + int64(r.IntN(span))
+		mixed[i] = int64(r.IntN(5))
+		if i >= n/2 {
+			mixed[i] = int64(r.Uint64())
+		}
+		extremes[i] = []int64{math.MinInt64, math.MaxInt64, -1, 0, 1}[r.IntN(5)]
+		wide[i] = int64(r.Uint64())
+	}
+	if n > 0 {
+		exact[r.IntN(n)], exact[r.IntN(n)] = -2, -2+int64(span)-1 // both ends of the window
+		over[n/2+r.IntN(n-n/2)] = -2 + int64(span)                // one past it, late
+	}
+	out["small"], out["exact"], out["over"], out["mixed"], out["extremes"], out["wide"] = small, exact, over, mixed, extremes, wide
+	return out
+}
+
+// checkIntKeys runs the grouping operators over vals, keyed by themselves
+// (as I) and by their index modulo 3 paired with them, under every config,
+// and compares with the sequential reference.
+func checkIntKeys[I comparable](t *testing.T, name string, vals []I) {
+	t.Helper()
+	other := vals[len(vals)/3:]
+	if len(other) > 50 {
+		other = other[:50]
+	}
+	id := func(v I) I { return v }
+	count := func(c int, _ I) int { return c + 1 }
+	for _, opts := range groupingConfigs() {
+		q := plinq.From(vals).With(opts...)
+		// go-cmp only to show a mismatch: comparing with it took most of
+		// the test's time.
+		check := func(op string, equal bool, got, want any) {
+			t.Helper()
+			if !equal {
+				t.Fatalf("%s: %s with %d options: mismatch (-want +got):\n%s", name, op, len(opts), gocmp.Diff(want, got, cmpopts.EquateEmpty()))
+			}
+		}
+		groups, wantGroups := must(plinq.GroupBy(q, id).ToSlice()), refGroupBy(vals, id)
+		check("GroupBy", slices.EqualFunc(groups, wantGroups, func(g plinq.Group[I, I], w refGroup[I, I]) bool {
+			return g.Key == w.Key && slices.Equal(g.Items, w.Items)
+		}), groups, wantGroups)
+		seq := func(op string, got, want []I) { t.Helper(); check(op, slices.Equal(got, want), got, want) }
+		seq("Distinct", must(plinq.Distinct(q).ToSlice()), refDistinctBy(vals, id))
+		seq("Union", must(plinq.Union(plinq.From(vals), plinq.From(other)).With(opts...).ToSlice()), refUnion(vals, other))
+		seq("Intersect", must(plinq.Intersect(plinq.From(other), plinq.From(vals)).With(opts...).ToSlice()), refMembers(other, vals, true))
+		seq("Except", must(plinq.Except(plinq.From(vals), plinq.From(other)).With(opts...).ToSlice()), refMembers(vals, other, false))
+		counts, wantCounts := must(plinq.CountBy(q, id)), refCountBy(vals, id)
+		check("CountBy", maps.Equal(counts, wantCounts), counts, wantCounts)
+		aggs, wantAggs := must(plinq.AggregateBy(q, id, 0, count, func(a, b int) int { return a + b })), refAggregateBy(vals, id, 0, count)
+		check("AggregateBy", maps.Equal(aggs, wantAggs), aggs, wantAggs)
+		pair := func(a, b I) [2]I { return [2]I{a, b} }
+		joined, wantJoined := must(plinq.Join(plinq.From(other), plinq.From(vals), id, id, pair).With(opts...).ToSlice()), refJoin(other, vals, id, id, pair)
+		check("Join", slices.Equal(joined, wantJoined), joined, wantJoined)
+	}
+}
+
+// groupingConfigs are a few of configs: each worker count, and each kind
+// of partitioner.
+func groupingConfigs() [][]pfor.Option {
+	return [][]pfor.Option{
+		{pfor.WithWorkers(1), pfor.WithPartitioner(partition.Static())},
+		{pfor.WithWorkers(2), pfor.WithPartitioner(partition.Stealing())},
+		{pfor.WithWorkers(3), pfor.WithPartitioner(partition.Dynamic(1))},
+		{pfor.WithWorkers(2), pfor.WithPartitioner(partition.Guided(1))},
+		{pfor.WithWorkers(4), pfor.WithGrain(5)},
+	}
+}
+
+func convert[I any](s []int64, f func(int64) I) []I {
+	out := make([]I, len(s))
+	for i, v := range s {
+		out[i] = f(v)
+	}
+	return out
+}
+
+// TestGroupingIntegerKeys: the grouping operators over keys of every integer
+// kind (and a named one) match the sequential reference whether the keys
+// stay dense, reach the dense limit exactly, pass it, go wide mid-query or
+// are nearly all distinct; with the real sizes and with every block, the
+// dense limit and the parallel merge's threshold shrunk.
+func TestGroupingIntegerKeys(t *testing.T) {
+	for _, shrunk := range []bool{false, true} {
+		t.Run(fmt.Sprintf("shrunk=%v", shrunk), func(t *testing.T) {
+			span, n := 1<<16, 3000
+			if shrunk {
+				defer plinq.ShrinkSizes()()
+				span, n = 8, 400
+			}
+			if testing.Short() || raceEnabled {
+				n /= 3
+			}
+			r := rand.New(rand.NewPCG(7, uint64(n)))
+			shapes := keyShapes(r, n, min(span, 3*n))
+			for _, shape := range slices.Sorted(func(yield func(string) bool) {
+				for k := range shapes {
+					if !yield(k) {
+						return
+					}
+				}
+			}) {
+				s := shapes[shape]
+				checkIntKeys(t, "int/"+shape, convert(s, func(v int64) int { return int(v) }))
+				checkIntKeys(t, "int8/"+shape, convert(s, func(v int64) int8 { return int8(v) }))
+				checkIntKeys(t, "int16/"+shape, convert(s, func(v int64) int16 { return int16(v) }))
+				checkIntKeys(t, "int32/"+shape, convert(s, func(v int64) int32 { return int32(v) }))
+				checkIntKeys(t, "int64/"+shape, s)
+				checkIntKeys(t, "uint/"+shape, convert(s, func(v int64) uint { return uint(v) }))
+				checkIntKeys(t, "uint8/"+shape, convert(s, func(v int64) uint8 { return uint8(v) }))
+				checkIntKeys(t, "uint16/"+shape, convert(s, func(v int64) uint16 { return uint16(v) }))
+				checkIntKeys(t, "uint32/"+shape, convert(s, func(v int64) uint32 { return uint32(v) }))
+				checkIntKeys(t, "uint64/"+shape, convert(s, func(v int64) uint64 { return uint64(v) }))
+				checkIntKeys(t, "uintptr/"+shape, convert(s, func(v int64) uintptr { return uintptr(v) }))
+				checkIntKeys(t, "region/"+shape, convert(s, func(v int64) region { return region(v) }))
+			}
+		})
+	}
+}
+
+// TestParallelMerge: with many distinct keys (strings, and ints past the
+// dense limit) the key index merges in parallel at the real sizes too, and
+// GroupBy, Distinct and the set operators still match the reference.
+func TestParallelMerge(t *testing.T) {
+	n := 70_000
+	if testing.Short() || raceEnabled {
+		n = 20_000
+		defer plinq.SetGrouping(1<<16, 1000)()
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	ints := make([]int64, n)
+	for i := range ints {
+		ints[i] = int64(r.Uint64() >> 20) // some repeat
+		if i%7 == 0 {
+			ints[i] = ints[r.IntN(i+1)]
+		}
+	}
+	strs := convert(ints, func(v int64) string { return fmt.Sprint(v % 50_000) })
+	checkIntKeys(t, "int64", ints)
+	checkIntKeys(t, "string", strs)
+}
