@@ -64,17 +64,18 @@ type region int16
 // exactly span values (dense at its limit), span+1 values (the last one
 // ends it), small then wide from the middle on (dense, then a map
 // mid-query), the type's extremes, and values drawn from the whole type
-// (nearly all distinct: the parallel merge).
+// (nearly all distinct: the parallel merge), and keys equal in their low 32
+// bits.
 func keyShapes(r *rand.Rand, n, span int) map[string][]int64 {
 	out := map[string][]int64{}
-	small, exact, over, mixed, extremes, wide := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	small, exact, over, mixed16, mixed17, extremes, wide := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
 	for i := range n {
 		small[i] = int64(r.IntN(7)) - 3
 		exact[i] = -2 + int64(r.IntN(span))
 		over[i] = -2 + int64(r.IntN(span))
-		mixed[i] = int64(r.IntN(5))
+		mixed16[i], mixed17[i] = int64(i%16), int64(i%17) // as many keys as a keyTable scans, and one more
 		if i >= n/2 {
-			mixed[i] = int64(r.Uint64())
+			mixed16[i], mixed17[i] = int64(r.Uint64()), int64(r.Uint64())
 		}
 		extremes[i] = []int64{math.MinInt64, math.MaxInt64, -1, 0, 1}[r.IntN(5)]
 		wide[i] = int64(r.Uint64())
@@ -83,7 +84,13 @@ func keyShapes(r *rand.Rand, n, span int) map[string][]int64 {
 		exact[r.IntN(n)], exact[r.IntN(n)] = -2, -2+int64(span)-1 // both ends of the window
 		over[n/2+r.IntN(n-n/2)] = -2 + int64(span)                // one past it, late
 	}
-	out["small"], out["exact"], out["over"], out["mixed"], out["extremes"], out["wide"] = small, exact, over, mixed, extremes, wide
+	out["small"], out["exact"], out["over"], out["extremes"], out["wide"] = small, exact, over, extremes, wide
+	out["mixed16"], out["mixed17"] = mixed16, mixed17
+	high := make([]int64, n) // equal in their low 32 bits: keys must be told apart by all their bits
+	for i := range high {
+		high[i] = int64(r.IntN(4))<<32 | int64(r.IntN(3))
+	}
+	out["high"] = high
 	return out
 }
 

@@ -107,14 +107,13 @@ func (s *blockNumbering[T, K]) number(items []T, lo int, key func(T) K, bits fun
 // slow returns the local number of k, whose bits are u, at item i, which
 // the dense index does not hold: a new key, or any key once it is off.
 func (s *blockNumbering[T, K]) slow(k K, u uint64, i int) int {
-	if s.dense.on {
-		if s.dense.set(u, int32(len(s.keys))) {
-			s.us = append(s.us, u)
-			return s.newKey(k, i)
-		}
-		for l, k := range s.keys { // dense is off from now on: the map takes over
-			s.m[k] = l
-		}
+	// When dense turns off, the keys it numbered in this block are not
+	// moved to the map: one met again gets a second local number, all of
+	// whose items come after those of its first, and the merge gives both
+	// the same group, so the block's items stay in order.
+	if s.dense.on && s.dense.set(u, int32(len(s.keys))) {
+		s.us = append(s.us, u)
+		return s.newKey(k, i)
 	}
 	if l, ok := s.m[k]; ok {
 		return l
