@@ -20,6 +20,10 @@ package plinq
 
 var groupBlock = 1 << 16 // at most 1<<16: local key numbers are 16 bits
 
+// directGroups is the most keys a block may have for arrange to scatter
+// its items straight to their groups.
+const directGroups = 32
+
 // A keyIndex numbers the distinct keys of items, by ==, in first-appearance
 // order: key g is the g-th distinct key met in a scan of items.
 type keyIndex[K comparable] struct {
@@ -157,11 +161,14 @@ func mergeBlocks[K comparable](ix *keyIndex[K], blockKeys [][]K) {
 // arrange returns items reordered group by group, in group order, each
 // group's items in their order in items, and where each group starts:
 // group g is all[start[g]:start[g+1]]. It is a stable counting sort by group
-// number, in parallel over the blocks. Each block is first sorted by local
-// key in a buffer of the worker's, which stays in cache, and then each of
-// its runs is copied to its place: scattering the items straight to their
-// groups would write to as many places in all as there are groups, and with
-// a thousand groups, most of those writes would miss the cache and the TLB.
+// number, in parallel over the blocks. A block of more than directGroups
+// keys is first sorted by local key in a buffer of the worker's, which
+// stays in cache, and then each of its runs is copied to its place:
+// scattering the items straight to their groups would write to as many
+// places in all as there are groups, and with a thousand groups, most of
+// those writes would miss the cache and the TLB. A block of fewer keys
+// writes to few places, which the cache holds: it scatters straight, and
+// saves a copy.
 func arrange[T any, K comparable](x *exec, ix *keyIndex[K], items []T) (all []T, start []int) {
 	start = make([]int, len(ix.keys)+1)
 	for g, c := range ix.count {
@@ -186,17 +193,29 @@ func arrange[T any, K comparable](x *exec, ix *keyIndex[K], items []T) (all []T,
 		off []int
 	}
 	blocks(x, len(ix.blocks),
-		func(*worker) *scratch { return &scratch{buf: make([]T, min(groupBlock, len(items)))} },
+		func(*worker) *scratch { return &scratch{} },
 		func(s *scratch, b0, b1 int) bool {
 			for b := b0; b < b1; b++ {
 				bi := &ix.blocks[b]
+				lo := b * groupBlock
+				if len(bi.count) <= directGroups { // few runs: straight to their places
+					s.off = append(s.off[:0], dest[b]...)
+					for i, v := range items[lo:min(lo+groupBlock, len(items))] {
+						l := ix.local[lo+i]
+						all[s.off[l]] = v
+						s.off[l]++
+					}
+					continue
+				}
+				if s.buf == nil {
+					s.buf = make([]T, min(groupBlock, len(items)))
+				}
 				s.off = s.off[:0]
 				sum := 0
 				for _, c := range bi.count {
 					s.off = append(s.off, sum)
 					sum += c
 				}
-				lo := b * groupBlock
 				for i, v := range items[lo:min(lo+groupBlock, len(items))] {
 					l := ix.local[lo+i]
 					s.buf[s.off[l]] = v
