@@ -93,12 +93,13 @@ func segmentLen(n int) int { return max(blockLen(n), (n+maxSegments-1)/maxSegmen
 // large machines to balance, few enough that a key's values stay few.
 const maxSegments = 256
 
-// A keyTable is a worker's keys and their parts. It finds a key by scanning
-// while it has at most fewKeys of them, and by a map after that: comparing
-// a key with a few others costs less than hashing it, and most groupings
-// have few keys (the query workload's 16 regions, at 2 workers: 155 ms per
-// pass with a map only, 120 ms with the scan, in the benchmarks module's
-// BenchmarkLoop/impl=plinq-aggregateby/workload=query).
+// A keyTable is a worker's keys and their parts. Integer keys of small
+// range it finds with a denseIndex (the caller looks there first, see
+// lookup); other keys, and all keys once the dense index is off, by
+// scanning while it has at most fewKeys of them, and by a map after that:
+// comparing a key with a few others costs less than hashing it, and most
+// groupings have few keys (BenchmarkLoop/impl=plinq-aggregateby/workload=query
+// in the benchmarks module measures it).
 type keyTable[K comparable, A any] struct {
 	parts []keyParts[K, A] // per key, in the order the worker met them
 	at    map[K]int        // index in parts of every key, once there are more than fewKeys and dense is off
