@@ -26,8 +26,8 @@
 //
 // TryTakeOne, TryTake, Reset, GiveBack and Remaining are executed only by
 // the owner, one goroutine at a time; ownership may pass to another goroutine
-// when the hand-over synchronizes (a channel send, a WaitGroup). TrySteal may be
-// executed by any goroutine, concurrently with everything. New may be called
+// when the hand-over synchronizes (a channel send, a WaitGroup). TrySteal and
+// Stealable may be executed by any goroutine, concurrently with everything. New may be called
 // from any goroutine; bad arguments panic with a message naming the package
 // and the values.
 //

@@ -14,8 +14,8 @@ import (
 //
 // TryTakeOne, TryTake, Reset, GiveBack and Remaining are executed only by the
 // owner, one goroutine at a time (ownership may pass between goroutines if the hand-over
-// synchronizes, as a channel send or a WaitGroup does). TrySteal can be
-// executed by any goroutine, concurrently with everything.
+// synchronizes, as a channel send or a WaitGroup does). TrySteal and
+// Stealable can be executed by any goroutine, concurrently with everything.
 //
 // # State
 //
@@ -70,6 +70,14 @@ import (
 // is claimed by the owner's own CAS on that span, which fails exactly when a
 // thief claimed [mid, end) of it first, and then the owner returns only the
 // part below mid.
+//
+// Stealable makes TrySteal's two loads and writes nothing: it reports what
+// a TrySteal whose loads read the same values would try to take. Its two
+// loads are not one snapshot, so it has no linearization point as a count:
+// it is a hint. A nonzero answer may be stale at once, and 0 may be
+// transient (a Reset or GiveBack between close and open, an owner's take at
+// the steal range before its CAS), so a caller that acts on a 0 must look
+// again after a change it is told of.
 //
 // TrySteal: load steal, then load low; if the span is empty or low > mid the
 // attempt fails (the owner has reached the steal range; it will take the rest
@@ -279,6 +287,22 @@ func (r *Range) TrySteal() (lo, hi int, ok bool) {
 		return 0, 0, false // the owner or another thief changed the steal range first
 	}
 	return fromPos(s.mid), fromPos(s.end), true // the CAS commits the steal of [mid, end)
+}
+
+// Stealable returns how many indices a TrySteal would try to take now: the
+// size of the steal range, or 0 if it is empty or the owner has reached it
+// (also while Reset or GiveBack, which close the range, or an owner's take
+// that reaches into the steal range is in progress). It may be executed by
+// any goroutine and writes nothing. The range may change at once, so the
+// result is a hint: a thief can use it to choose a victim or to note that
+// one has nothing to steal. O(1): two atomic loads.
+func (r *Range) Stealable() int {
+	s := r.steal.Load()
+	l := r.low.Load()
+	if s.mid == s.end || l > s.mid {
+		return 0
+	}
+	return int(min(s.end-s.mid, math.MaxInt))
 }
 
 // Reset makes the owner own [lo, hi) instead, typically a chunk it has just

@@ -137,6 +137,34 @@ func TestStealAllocationsLogarithmic(t *testing.T) {
 	}
 }
 
+// TestStealable: Stealable reports what the next TrySteal takes, and 0 once
+// nothing is left to steal.
+func TestStealable(t *testing.T) {
+	r := New(10, 110)
+	check := func(step string) {
+		t.Helper()
+		want := r.Stealable()
+		lo, hi, ok := r.TrySteal()
+		if got := hi - lo; got != want || ok != (want > 0) {
+			t.Errorf("after %s: Stealable() = %d; the next TrySteal took %d (ok %v)", step, want, got, ok)
+		}
+	}
+	check("New(10, 110)")
+	r.TryTake(30)
+	check("TryTake(30)")
+	for _, _, ok := r.TryTake(7); ok; _, _, ok = r.TryTake(7) {
+	}
+	if got := r.Stealable(); got != 0 {
+		t.Errorf("after draining: Stealable() = %d; want 0", got)
+	}
+	check("draining")
+	r.Reset(-5, 5)
+	check("Reset(-5, 5)")
+	lo, _, _ := r.TryTake(4)
+	r.GiveBack(lo + 1)
+	check("GiveBack")
+}
+
 // TestRemaining: Remaining counts what is left above the owner's takes,
 // less what thieves took, and 0 once the range is exhausted.
 func TestRemaining(t *testing.T) {
