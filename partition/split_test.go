@@ -166,3 +166,30 @@ func TestAutoBatchAfterGiveBackOrPreemption(t *testing.T) {
 		t.Errorf("after a give-back, a batch of %d items; want 1", hi-lo)
 	}
 }
+
+// TestHungryWhenRobbed: a worker that has held its range for long gives the
+// rest back when a thief has taken from its range since its last Next, even
+// with no worker waiting in Idle: the thieves found work there, and what its
+// batch holds is hidden from them. Without a theft it keeps its range.
+func TestHungryWhenRobbed(t *testing.T) {
+	var now int64
+	run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1000, 2).(partproto.SplittingRun)
+	if _, _, ok := run.Next(0); !ok { // worker 0 holds a batch of its block [0, 500)
+		t.Fatal("worker 0 got no range")
+	}
+	now += 1_000_000
+	if run.Hungry(0) {
+		t.Fatal("Hungry(0) = true with no thief and no idle worker; want false")
+	}
+	for { // worker 1 drains its block, then steals from worker 0's
+		if _, _, ok := run.Next(1); !ok {
+			t.Fatal("worker 1 found nothing to steal")
+		}
+		if run.Stolen(1) {
+			break
+		}
+	}
+	if !run.Hungry(0) {
+		t.Error("Hungry(0) = false after a theft from its range, held for a millisecond; want true")
+	}
+}

@@ -26,8 +26,9 @@ func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 // 250 ns), never more than twice the previous batch and never less than a
 // quarter of it; after a give-back it starts again from one item. Workers
 // that find nothing to steal keep polling while any worker holds a range,
-// and a worker that has held its range for over 20 µs gives the rest back to
-// them, where the run's driver processes ranges in pieces (pfor does).
+// and a worker that has held its range for over 20 µs while others wait or
+// steal from its range gives the rest back to them, where the run's driver
+// processes ranges in pieces (pfor does).
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 
 // StealingOptions configure StealingWith.
@@ -156,6 +157,7 @@ type workerState struct {
 	perItem float64 // ns per item over the ranges measured last; 0 before the first
 	piece   int     // items per piece of the current range (Piece)
 	lo      int     // start of the range Next returned last
+	left    int     // what w's range held above that range when Next returned it
 	stolen  bool    // the current range came from a steal
 	waiting bool    // w is counted in hungry
 	holding bool    // w is counted in holding
@@ -168,7 +170,7 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	r.measure(me)
 	for {
 		if lo, hi, ok := me.own.TryTake(me.batch); ok {
-			me.taken, me.lo = hi-lo, lo
+			me.taken, me.lo, me.left = hi-lo, lo, me.own.Remaining()
 			me.piece = pieceSize(hi-lo, me.perItem, r.minPiece, len(r.ws))
 			if me.waiting {
 				me.waiting = false
@@ -191,8 +193,13 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	}
 }
 
+// Hungry reports whether w has held its range for over 2*targetBatch while
+// another worker waits in Idle or has stolen from w's range since w's Next:
+// the thieves found work there, and what w's batch holds is hidden from
+// them. Only then does it read the clock.
 func (r *stealRun) Hungry(w int) bool {
-	return r.hungry.Load() > 0 && r.clock()-r.ws[w].last > 2*targetBatch
+	me := &r.ws[w]
+	return (r.hungry.Load() > 0 || me.own.Remaining() < me.left) && r.clock()-me.last > 2*targetBatch
 }
 
 func (r *stealRun) GiveBack(w, from int) {

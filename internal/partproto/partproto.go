@@ -39,7 +39,8 @@ type SplittingRun interface {
 	// should process between two calls of Hungry (at least 1).
 	Piece(w int) int
 	// Hungry reports whether w should give back the rest of its range now:
-	// some worker is waiting for work, and w has held its range for long.
+	// some worker is waiting for work or has stolen from w's range, and w
+	// has held its range for long.
 	Hungry(w int) bool
 	// GiveBack hands back [from, hi) of the range [lo, hi) that Next(w)
 	// returned last, none of which w has processed (lo <= from <= hi).
