@@ -2,6 +2,7 @@ package partition
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/stealkit/stealkit/internal/partproto"
 )
@@ -25,13 +26,17 @@ var stealRuns, staticRuns sync.Pool
 // newStealRun returns a run with workers workers' state, from the pool if
 // it holds one with room for them. The caller sets every field.
 func newStealRun(workers int) *stealRun {
+	words := (workers + 63) / 64
 	if r, ok := stealRuns.Get().(*stealRun); ok && cap(r.ws) >= workers {
-		r.ws = r.ws[:workers]
+		r.ws, r.listed = r.ws[:workers], r.listed[:words]
 		r.hungry.Store(0)
 		r.holding.Store(0)
+		for i := range r.listed {
+			r.listed[i].Store(0)
+		}
 		return r
 	}
-	return &stealRun{ws: make([]stealWorker, workers)}
+	return &stealRun{ws: make([]stealWorker, workers), listed: make([]atomic.Uint64, words)}
 }
 
 // Release returns r to the pool for a later Start. The run's driver calls

@@ -193,3 +193,28 @@ func TestHungryWhenRobbed(t *testing.T) {
 		t.Error("Hungry(0) = false after a theft from its range, held for a millisecond; want true")
 	}
 }
+
+// TestThiefFindsTheOnlyHolder: among 256 workers, a thief's first attempt
+// goes to a worker that holds items to steal, and a worker whose items are
+// all taken is tried no more: with two items, held by workers 0 and 1, two
+// thieves steal one each at their first attempt, and a third attempts
+// nothing.
+func TestThiefFindsTheOnlyHolder(t *testing.T) {
+	for _, p := range []partition.Partitioner{partition.Auto(), partition.Stealing()} {
+		run := p.Start(0, 2, 256).(partproto.SplittingRun)
+		for _, w := range []int{100, 200} {
+			if _, _, ok := run.Next(w); !ok {
+				t.Fatalf("%s: thief %d found nothing", p.Name(), w)
+			}
+			if c := run.Counts(w); c != (partproto.Counts{Steals: 1}) {
+				t.Errorf("%s: thief %d counts %+v; want one steal, no failed attempt", p.Name(), w, c)
+			}
+		}
+		if _, _, ok := run.Next(150); ok {
+			t.Fatalf("%s: a third thief found a third item out of two", p.Name())
+		}
+		if c := run.Counts(150); c != (partproto.Counts{}) {
+			t.Errorf("%s: thief 150 counts %+v with nothing left; want no attempt", p.Name(), c)
+		}
+	}
+}
