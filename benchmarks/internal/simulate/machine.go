@@ -12,6 +12,7 @@ import (
 	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/internal/workload"
 	"github.com/stealkit/stealkit/partition"
+	"github.com/stealkit/stealkit/stealrange"
 )
 
 // Machine holds the workload-independent costs, measured by micro-benchmarks on this machine.
@@ -279,14 +280,16 @@ func pingPongWithin(limit time.Duration) (time.Duration, float64) {
 // pingPongSteps is how many times a ping-pong passes the line when both goroutines run.
 const pingPongSteps = 4000
 
-// failedSteals times Next on an empty run of 8 workers: each call tries the 7 others twice.
+// failedSteals times what a stealing run's failed steal attempt costs: a TrySteal and a
+// Stealable on a victim with nothing to steal. (A Next on an empty run attempts no steal:
+// thieves try only the workers listed as holding items.)
 func failedSteals() (time.Duration, float64) {
-	const workers, calls = 8, 1000
-	run := partition.Stealing().Start(0, 0, workers).(partproto.StealingRun)
+	const calls = 1000
+	victim := stealrange.New(0, 0)
 	t0 := time.Now()
 	for range calls {
-		run.Next(0)
+		victim.TrySteal()
+		victim.Stealable()
 	}
-	d := time.Since(t0)
-	return d, float64(max(run.Counts(0).FailedSteals, 1))
+	return time.Since(t0), calls
 }
