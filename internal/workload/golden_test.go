@@ -1,12 +1,9 @@
 package workload_test
 
 import (
-	"bufio"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/stealkit/stealkit/internal/golden"
 	"github.com/stealkit/stealkit/internal/workload"
 )
 
@@ -14,41 +11,11 @@ import (
 // runner's tests both read.
 const goldenChecksums = "../../testdata/workloads/checksums.txt"
 
-// pinned is one line of goldenChecksums: the checksum of one repetition of workload Name at
-// N items, Calls sequential passes over [0, N) after New.
-type pinned struct {
-	Name     string
-	N        int
-	Checksum uint64
-}
-
-// readPinned parses goldenChecksums: lines "name n checksum", # comments and blank lines.
-func readPinned(t *testing.T) []pinned {
+// readPinned reads goldenChecksums.
+func readPinned(t *testing.T) []golden.Checksum {
 	t.Helper()
-	f, err := os.Open(goldenChecksums)
+	ps, err := golden.ReadChecksums(goldenChecksums)
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var ps []pinned
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
-		fields := strings.Fields(text)
-		if len(fields) == 0 {
-			continue
-		}
-		if len(fields) != 3 {
-			t.Fatalf("%s:%d: %d fields; want name, n and checksum", goldenChecksums, line, len(fields))
-		}
-		n, err1 := strconv.Atoi(fields[1])
-		sum, err2 := strconv.ParseUint(fields[2], 0, 64)
-		if err1 != nil || err2 != nil || n < 1 {
-			t.Fatalf("%s:%d: %q: want a name, n >= 1 and a checksum", goldenChecksums, line, sc.Text())
-		}
-		ps = append(ps, pinned{fields[0], n, sum})
-	}
-	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
 	return ps
