@@ -216,8 +216,7 @@ func BenchmarkOverhead(b *testing.B) {
 
 // BenchmarkCallAfterIdle times one 2-worker call on saxpy's 2^20 items after
 // the pool has been idle for 11 ms: its helpers have parked, so the call pays
-// a helper's wake-up, and the 10 ms between two looks at the threads' waits
-// (see lag.go) have passed, as for a loop called now and then.
+// a helper's wake-up, as a loop called now and then does.
 // impl=goroutines is the hand-written loop, which starts its goroutines anew.
 func BenchmarkCallAfterIdle(b *testing.B) {
 	w, _ := workload.ByName("saxpy")

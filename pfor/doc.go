@@ -31,15 +31,20 @@
 //
 // Helpers spin for 50 µs after their last work, so loops called back to
 // back do not pay an OS wake-up each time, and then park without using CPU.
+// A call has at most one worker slot per item (per grain, with WithGrain),
+// and helpers beyond GOMAXPROCS-1, started for a call that asked for more
+// workers, exit once idle.
 //
-// Busy neighbours: while the process's threads wait for a core (another
-// process burning one), a helper can hold up a call for a whole time slice.
-// On Linux the pool watches how long its threads wait in the run queue, and
-// while that is 15% of the time per P or more, calls with the default
-// partitioner start on the caller alone and bring in helpers only after
-// 100 µs: short loops run at about the sequential loop's speed instead of at
-// half of it, long ones still run in parallel. Calls with another
-// partitioner, or a grain, are unchanged.
+// Busy neighbours: when another process keeps a core busy, the operating
+// system takes the pool's threads off their cores now and then. A caller
+// never waits for a helper that has not started: it runs every slot no
+// helper has claimed, and with the stealing partitioners (the default among
+// them) it takes the work of claimed slots too, down to the batch a helper
+// is running. Workers with nothing to do yield between their looks for
+// work, and a worker or caller that has waited for others for tens of
+// microseconds blocks, leaving its thread, and so the core, to them. The
+// pool behaves the same on every system and reads nothing outside the
+// process.
 //
 // # Fork-join: which call for what
 //

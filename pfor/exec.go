@@ -10,14 +10,21 @@ import (
 	"github.com/stealkit/stealkit/partition"
 )
 
-// execute runs body over [lo, hi) as configured and is what every entry
-// point calls. body gets the worker slot that runs it, in [0, workers).
+// execute runs body over [lo, hi) as configured. body gets the worker slot
+// that runs it, in [0, workers).
+func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi int) error) error {
+	return run(ctx, lo, hi, c, loopBody{slotted: body})
+}
+
+// run is what every entry point calls: it runs b over [lo, hi) as
+// configured, on at most c.workers worker slots, and at most one slot per
+// item (per grain, with a grain).
 //
 // It returns the first error a body returned (first in time), else, if the
 // context was done before all the work had been handed out, the context's
 // error. A panic in a body is re-raised as a *PanicError once every worker
 // has stopped.
-func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi int) error) error {
+func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -28,19 +35,20 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 		fillStats(c, nil, nil)
 		return nil
 	}
-	if c.workers == 1 || n == 1 || (c.grain > 0 && n <= uint64(c.grain)) {
-		return inline(lo, hi, c, body)
+	slots := uint64(c.workers)
+	if c.grain > 0 {
+		slots = min(slots, (n-1)/uint64(c.grain)+1)
 	}
-	j := &job{
-		body:  body,
-		call:  c.call,
-		slots: int32(c.workers),
-		wake:  make(chan struct{}, 1),
+	slots = min(slots, n)
+	if slots == 1 {
+		return inline(lo, hi, c, b)
 	}
-	j.nudge.L = &j.mu
-	j.next.Store(1)
+	j := jobPool.Get().(*job)
+	j.body, j.slots, j.call = b, int32(slots), c.call
+	j.run = c.partitioner().Start(lo, hi, int(slots))
+	j.split, _ = j.run.(partproto.SplittingRun)
 	if c.stats != nil {
-		j.stats = &jobStats{workers: make([]slotStats, c.workers)}
+		j.stats = &jobStats{workers: make([]slotStats, slots)}
 	}
 	if c.label != "" {
 		j.label = "pfor " + c.label
@@ -49,27 +57,27 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 	if ctx != nil {
 		j.ctx, j.halt = ctx, ctx.Done()
 	}
-	// Only the default partitioner's calls look at the threads' waits (see
-	// lag.go): the others' do not depend on them. A lagging call, which runs on
-	// the caller alone first anyway, looks at once; others after posting their
-	// job, so that their helpers start meanwhile (a look took up to 200 µs).
-	adapts := c.adapts()
-	alone := adapts && lagged()
-	if alone { // helpers lag: start on the caller alone (see lag.go)
-		lookIfDue()
-		thePool.grow(c.workers - 1)
-		lo = j.lead(lo, hi, now()+int64(lazyDelay))
-		if lo == hi || j.stop.Load() {
-			return j.result(c)
-		}
-	}
-	j.run = c.partitioner().Start(lo, hi, c.workers)
-	thePool.post(j, c.workers-1)
-	if adapts && !alone {
-		lookIfDue()
-	}
-	j.drive()
-	return j.result(c)
+	j.seq.Store(thePool.gen.Load())
+	j.claims.Store(slots<<32 | 1) // publishes the call: slot 0 is the caller's
+	j.drive(thePool.post(j, int(slots)-1))
+	err := j.result(c)
+	j.reset()
+	jobPool.Put(j)
+	return err
+}
+
+// reset clears j after its call for the next one. Every slot has finished:
+// only the caller refers to j's fields.
+func (j *job) reset() {
+	j.finished.Store(0)
+	j.run, j.split, j.body, j.slots = nil, nil, loopBody{}, 0
+	j.stop.Store(false)
+	j.err, j.panic, j.canceled = nil, nil, nil
+	j.cut.Store(false)
+	j.ctx, j.halt = nil, nil
+	j.tokens = 0
+	j.call, j.label, j.labels = "", "", nil
+	j.stats = nil
 }
 
 // result fills in the caller's Stats, if it asked for them, and returns
@@ -92,17 +100,17 @@ func (j *job) result(c config) error {
 }
 
 // inline runs the whole range as one chunk on the caller's goroutine.
-func inline(lo, hi int, c config, body func(slot, lo, hi int) error) (err error) {
+func inline(lo, hi int, c config, b loopBody) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			panic(wrapPanic(c.call, r))
 		}
 	}()
 	if c.stats == nil {
-		return body(0, lo, hi)
+		return b.call(0, lo, hi)
 	}
 	st := &jobStats{workers: make([]slotStats, 1)}
-	err = (&job{body: body}).process(0, lo, hi, nil, &st.workers[0].WorkerStats)
+	err = (&job{body: b}).process(0, lo, hi, nil, &st.workers[0].WorkerStats)
 	fillStats(c, nil, st)
 	return err
 }

@@ -1,43 +1,25 @@
 package pfor
 
-import (
-	"math"
-	"testing"
-)
-
-// Helpers reports how many helper goroutines the pool has started.
+// Helpers reports how many helper goroutines the pool has running.
 func Helpers() int {
 	thePool.mu.Lock()
 	defer thePool.mu.Unlock()
 	return thePool.helpers
 }
 
-// SetLagging puts the pool in the lagging state (see lag.go), or takes it out
-// of it, until the test ends; meanwhile the threads' waits never show a
-// sign of lagging. The test must not run in parallel with others.
-func SetLagging(t testing.TB, on bool) {
-	lag.mu.Lock()
-	defer lag.mu.Unlock()
-	saved := waits
-	waits = func() (int64, bool) { return 0, true }
-	lag.at, lag.strikes = 0, 0
-	lag.until.Store(0)
-	if on {
-		lag.until.Store(math.MaxInt64)
+// ClaimsPastFullJob posts a job of 2 slots whose slots are all claimed, as a
+// long call's job is while it runs, lets the pool's claim walk past it
+// rounds times (as helpers do after every short call), withdraws it, and
+// returns its next unclaimed slot, which must still be 2.
+func ClaimsPastFullJob(rounds int) int {
+	j := &job{slots: 2, wake: make(chan struct{}, 1)}
+	j.claims.Store(2<<32 | 2)
+	e := thePool.post(j, 0)
+	for range rounds {
+		if k, _ := thePool.claim(); k == j {
+			panic("pfor: claim handed out a slot of a full job")
+		}
 	}
-	t.Cleanup(func() {
-		lag.mu.Lock()
-		defer lag.mu.Unlock()
-		waits = saved
-		lag.at, lag.strikes = 0, 0
-		lag.next.Store(0)
-		lag.until.Store(0)
-	})
-}
-
-// Lagging reports whether a call starting now would start on the caller
-// alone, looking at the threads' waits if it is time to.
-func Lagging() bool {
-	lookIfDue()
-	return lagged()
+	thePool.unpost(e)
+	return int(uint32(j.claims.Load()))
 }

@@ -13,19 +13,37 @@ import (
 
 // A job is one parallel call: a partition.Run whose worker slots are driven
 // by the caller (slot 0, then every slot no helper claimed) and by pool
-// helpers. Each slot is claimed exactly once, through next, and driven by the
-// goroutine that claimed it until Next reports no more work or the job stops.
+// helpers. Each slot is claimed exactly once, through claims, and driven by
+// the goroutine that claimed it until Next reports no more work or the job
+// stops.
+//
+// Jobs are reused from jobPool. A helper may still hold a pointer to a job
+// it found posted after the job's call has returned and the job has been
+// reused: it touches only the atomics claims and seq before its claim
+// succeeds, and a claim of a reused job is a claim of the new call's slot,
+// whose fields were set before claims was stored.
 type job struct {
+	// claims packs slots<<32 | next, next being the next unclaimed slot:
+	// one word, so that a claim is one CAS and a full job (next == slots)
+	// is never changed. Stored once per call, after every other field is
+	// set: that store publishes the call to the slots' claimers.
+	claims atomic.Uint64
+	seq    atomic.Uint64 // the pool's gen when posted: helpers claim the newest first
+
+	// finished counts the slots that have finished, plus joinParked once the
+	// caller blocks on wake: the slot whose add makes it slots+joinParked
+	// sends one token (see join).
+	finished atomic.Int64
+	wake     chan struct{} // buffered, empty between calls; made once per job object
+
 	run   partition.Run
-	body  func(slot, lo, hi int) error
+	split partproto.SplittingRun // run, if it splits; else nil
+	body  loopBody
 	slots int32
 
-	next atomic.Int32  // next unclaimed slot
-	done atomic.Int32  // slots finished
-	wake chan struct{} // the slot that finishes last sends one token
-	stop atomic.Bool   // set on the first error, panic or cancellation: no new chunk starts
+	stop atomic.Bool // set on the first error, panic or cancellation: no new chunk starts
 
-	mu       sync.Mutex // guards err, panic and canceled
+	mu       sync.Mutex // guards err, panic, canceled and tokens
 	err      error
 	panic    *PanicError
 	canceled error       // the context's error, once it is done
@@ -47,6 +65,84 @@ type job struct {
 	stats *jobStats // nil unless WithStats
 }
 
+// joinParked is added to finished by a caller that blocks in join.
+const joinParked = 1 << 32
+
+var jobPool = sync.Pool{New: func() any {
+	j := &job{wake: make(chan struct{}, 1)}
+	j.nudge.L = &j.mu
+	return j
+}}
+
+// open reports whether j may have slots left to claim.
+func (j *job) open() bool {
+	c := j.claims.Load()
+	return uint32(c) < uint32(c>>32)
+}
+
+// claim claims the next unclaimed slot of j, if any. Any goroutine may call
+// it; a job whose slots are all claimed is left unchanged.
+func (j *job) claim() (int, bool) {
+	for {
+		c := j.claims.Load()
+		if uint32(c) >= uint32(c>>32) {
+			return 0, false
+		}
+		if j.claims.CompareAndSwap(c, c+1) { // commits the claim of slot uint32(c)
+			return int(uint32(c)), true
+		}
+	}
+}
+
+// finish counts a slot as finished and, if it is the last and the caller
+// has blocked in join, wakes the caller. The slot's goroutine must not
+// touch j after it, as the caller may reuse j as soon as the count is
+// complete.
+func (j *job) finish() {
+	want := int64(j.slots) + joinParked // read before the add: j may be reused after it
+	if j.finished.Add(1) == want {      // the caller blocked before this last add
+		j.wake <- struct{}{}
+	}
+}
+
+// join waits until every slot has finished: it polls, yielding, for a
+// while (the helpers' last chunks of a short call end within
+// microseconds), then blocks, leaving the thread to whatever else is
+// runnable, which is what a helper whose thread the operating system has
+// taken off its core needs.
+func (j *job) join() {
+	slots := int64(j.slots)
+	var start time.Time
+	for i := 1; ; i++ {
+		f := j.finished.Load()
+		if f == slots {
+			return
+		}
+		if i%spinYield == 0 {
+			runtime.Gosched()
+		}
+		if i%joinPolls != 0 {
+			continue
+		}
+		if start.IsZero() {
+			start = time.Now()
+			continue
+		}
+		if time.Since(start) < joinSpin {
+			continue
+		}
+		if j.finished.CompareAndSwap(f, f+joinParked) { // commits to blocking: the last finish sends
+			<-j.wake
+			return
+		}
+	}
+}
+
+const (
+	joinPolls = 256                   // looks at finished before join reads the clock
+	joinSpin  = 20 * time.Microsecond // how long join polls before it blocks
+)
+
 // runSlot drives slot s until its run has no more work or the job stops.
 // A panic in the body is recovered here, with the stack of the panic site,
 // and stops the job; the caller re-raises it after every slot has finished.
@@ -60,12 +156,10 @@ func (j *job) runSlot(s int) {
 			j.sleepers.Add(-1)
 		}
 		j.wakeSleeper()
-		if j.done.Add(1) == j.slots {
-			j.wake <- struct{}{}
-		}
+		j.finish()
 	}()
 	defer j.region()()
-	split, _ := j.run.(partproto.SplittingRun)
+	split := j.split
 	var ws *WorkerStats
 	if j.stats != nil {
 		ws = &j.stats.workers[s].WorkerStats
@@ -157,12 +251,12 @@ func (j *job) process(s, lo, hi int, split partproto.SplittingRun, ws *WorkerSta
 		if ws != nil {
 			ws.Items += int64(hi - lo)
 		}
-		return j.body(s, lo, hi)
+		return j.body.call(s, lo, hi)
 	}
 	step := max(1, split.Piece(s))
 	for lo < hi {
 		end := lo + min(step, hi-lo)
-		if err := j.body(s, lo, end); err != nil {
+		if err := j.body.call(s, lo, end); err != nil {
 			return err
 		}
 		if ws != nil {
@@ -224,25 +318,19 @@ func (j *job) stopped() bool {
 }
 
 // drive runs the caller's part of the job: slot 0, then every slot no
-// helper has claimed, then waits for the helpers' slots to finish.
-func (j *job) drive() {
+// helper has claimed; then it frees j's entry e of the pool's posted jobs
+// and waits for the helpers' slots to finish.
+func (j *job) drive(e int) {
 	j.runSlot(0)
 	for {
-		s := int(j.next.Add(1)) - 1
-		if s >= int(j.slots) {
+		s, ok := j.claim()
+		if !ok {
 			break
 		}
 		j.runSlot(s)
 	}
-	thePool.retire(j)
-	for i := 0; j.done.Load() != j.slots; i++ {
-		if i < 1000 {
-			runtime.Gosched()
-			continue
-		}
-		<-j.wake
-		break
-	}
+	thePool.unpost(e)
+	j.join()
 }
 
 // jobStats collects per-slot statistics, each element written only by the

@@ -5,7 +5,6 @@ import (
 	"runtime"
 
 	"github.com/stealkit/stealkit/internal/callname"
-	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -99,15 +98,6 @@ func (c config) partitioner() partition.Partitioner {
 		return g.WithGrain(c.grain)
 	}
 	return c.part
-}
-
-// adapts reports whether the call's batches are the partitioner's to size,
-// with no promise made about them: Auto's, with no grain set. Only such calls
-// start on the caller alone while helpers lag (see lag.go); the others hand
-// out the ranges their partitioner and grain promise.
-func (c config) adapts() bool {
-	a, ok := c.part.(partproto.Adaptive)
-	return c.grain == 0 && ok && a.Adapts()
 }
 
 func init() {

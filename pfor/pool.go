@@ -4,7 +4,6 @@ import (
 	"context"
 	"runtime"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -14,93 +13,133 @@ import (
 // The pool.
 //
 // Parallel calls share one process-wide pool of helper goroutines, kept warm
-// between calls: a call posts its job, helpers that are spinning see it
-// within a fraction of a microsecond, claim worker slots and run them, while
-// the calling goroutine runs slot 0 itself. A helper that finds no job spins
-// for spinFor (so that loops called back to back do not pay an OS wake-up),
-// then parks on its own channel and uses no CPU until a job is posted.
+// between calls. A call posts its job in a free entry of posted and bumps
+// gen; helpers that are spinning see gen move within a fraction of a
+// microsecond, claim worker slots of the newest posted job that has some
+// left (the innermost of nested calls, whose caller the outer ones wait
+// for), and run them, while the calling goroutine runs slot 0 and then
+// every slot no helper has claimed. Posting, claiming and the look of a
+// spinning helper take no lock: the mutex guards only the list of parked
+// helpers and the count of helpers.
 //
-// The pool grows to the largest number of helpers any call has asked for
-// (workers-1, at most maxHelpers) and never beyond: the number of goroutines
-// does not grow with the number of calls, nor with nesting depth. Calls never
-// depend on helpers for progress: the caller claims every slot no helper has
-// taken, and the stealing partitioners let it take the unclaimed slots' work.
-// So a nested call, or a call made while every helper is busy, completes on
-// its own goroutine.
+// A helper that finds no job spins for spinFor, yielding its P between
+// looks (so that a goroutine waiting for that P, such as a preempted
+// worker of a call, runs meanwhile), so that loops called back to back do
+// not pay an OS wake-up. Then it parks on its own channel and uses no CPU
+// until a post wakes it; or, if the pool has more helpers than
+// GOMAXPROCS-1 (a call asked for more workers than Ps), it exits: wide
+// calls do not leave goroutines behind.
 //
-// Lost wake-ups are excluded by the mutex: a helper parks only after checking,
-// under mu, that no job was posted since it last looked, and post wakes idle
-// helpers under the same mutex.
+// Calls never depend on helpers for progress: the caller claims every slot
+// no helper has claimed, and the stealing partitioners let it take the
+// unclaimed slots' work. So a nested call, a call made while every helper
+// is busy or parked, or a call whose helpers' threads the operating system
+// has taken off their cores, completes on its own goroutine, and only a
+// slot a helper has claimed can make the caller wait.
+//
+// Parking and posting exclude lost wake-ups as a Dekker pair on sequentially
+// consistent atomics: a helper counts itself in sleeping, then looks at gen
+// once more before it blocks; post bumps gen, then looks at sleeping. One
+// of the two sees the other's write: the helper its job, or post the
+// helper, which it then wakes under mu.
 type pool struct {
+	posted   [maxPosted]atomic.Pointer[job] // jobs helpers may claim slots of; nil: a free entry
+	high     atomic.Int32                   // posted[high:] has never been used
+	gen      atomic.Uint64                  // bumped by every post, after the job is in posted
+	sleeping atomic.Int32                   // helpers in idle, or about to add themselves
+	count    atomic.Int32                   // helpers running: mirrors helpers for post's fast path
+
 	mu      sync.Mutex
-	jobs    []*job          // jobs that may still have unclaimed slots
 	idle    []chan struct{} // parked helpers, each waiting on its channel
-	helpers int             // helpers started
-	gen     atomic.Uint64   // incremented by every post: spinning helpers watch it
+	helpers int             // helpers running
+	ids     int             // helpers ever started: names them in profiles
 }
 
 const (
-	spinFor    = 50 * time.Microsecond // how long an idle helper spins before it parks
+	spinFor   = 50 * time.Microsecond // how long an idle helper spins before it parks
+	spinYield = 16                    // looks at gen between two yields of a spinning helper
+	// maxHelpers bounds the helpers of the widest call; beyond GOMAXPROCS-1
+	// they exit when idle.
 	maxHelpers = 1024
+	// maxPosted bounds the jobs posted at once; a call that finds no free
+	// entry runs on its caller alone.
+	maxPosted = 128
 )
 
 var thePool pool
 
-// post makes j visible to helpers, starting helpers up to want and waking
-// parked ones, one per slot that helpers could take.
-func (p *pool) post(j *job, want int) {
-	p.mu.Lock()
-	p.growLocked(want)
-	p.jobs = append(p.jobs, j)
-	p.gen.Add(1)
-	for range min(int(j.slots)-1, len(p.idle)) {
-		ch := p.idle[len(p.idle)-1]
-		p.idle = p.idle[:len(p.idle)-1]
-		ch <- struct{}{} // buffered: never blocks
+// post makes j's unclaimed slots visible to helpers, starting helpers up to
+// want and waking parked ones, one per slot they could take. It returns the
+// entry of posted that holds j, for unpost, or -1 if every entry was taken.
+// j's fields must be set: a helper may claim a slot as soon as it is posted.
+func (p *pool) post(j *job, want int) int {
+	if int(p.count.Load()) < min(want, maxHelpers) {
+		p.mu.Lock()
+		for p.helpers < min(want, maxHelpers) {
+			p.helpers++
+			p.ids++
+			p.count.Store(int32(p.helpers))
+			go p.helper(p.ids)
+		}
+		p.mu.Unlock()
 	}
-	p.mu.Unlock()
-}
-
-// grow starts helpers up to want, as post does, without posting a job: a
-// call that starts on the caller alone grows the pool as any other call, so
-// that the widest call starts the helpers (see lag.go).
-func (p *pool) grow(want int) {
-	p.mu.Lock()
-	p.growLocked(want)
-	p.mu.Unlock()
-}
-
-func (p *pool) growLocked(want int) {
-	for p.helpers < min(want, maxHelpers) {
-		p.helpers++
-		go p.helper(p.helpers)
-	}
-}
-
-// retire removes j once all its slots are claimed.
-func (p *pool) retire(j *job) {
-	p.mu.Lock()
-	for i, x := range p.jobs {
-		if x == j {
-			p.jobs = slices.Delete(p.jobs, i, i+1)
+	e := -1
+	for i := range p.posted {
+		if p.posted[i].Load() == nil && p.posted[i].CompareAndSwap(nil, j) { // commits the entry to j
+			e = i
 			break
 		}
 	}
-	p.mu.Unlock()
-}
-
-// claim returns a job and a slot of it for a helper, newest job first (the
-// innermost of nested calls finishes first, so its caller can go on), or nil.
-func (p *pool) claim() (*job, int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for i := len(p.jobs) - 1; i >= 0; i-- {
-		j := p.jobs[i]
-		if s := int(j.next.Add(1)) - 1; s < int(j.slots) {
-			return j, s
+	if e < 0 {
+		return -1
+	}
+	for h := p.high.Load(); h <= int32(e); h = p.high.Load() {
+		if p.high.CompareAndSwap(h, int32(e)+1) {
+			break
 		}
 	}
-	return nil, 0
+	p.gen.Add(1) // publishes the post to spinning helpers; then look for parked ones
+	if p.sleeping.Load() > 0 {
+		p.mu.Lock()
+		for range min(int(j.slots)-1, len(p.idle)) {
+			ch := p.idle[len(p.idle)-1]
+			p.idle = p.idle[:len(p.idle)-1]
+			p.sleeping.Add(-1)
+			ch <- struct{}{} // buffered: never blocks
+		}
+		p.mu.Unlock()
+	}
+	return e
+}
+
+// unpost frees entry e of posted, which post returned; j's slots are all
+// claimed by then.
+func (p *pool) unpost(e int) {
+	if e >= 0 {
+		p.posted[e].Store(nil)
+	}
+}
+
+// claim returns a job and a slot of it for a helper, newest job first, or
+// nil. It never changes a job whose slots are all claimed.
+func (p *pool) claim() (*job, int) {
+	for {
+		var best *job
+		var seq uint64
+		for i := range p.high.Load() {
+			if j := p.posted[i].Load(); j != nil && j.open() {
+				if q := j.seq.Load(); best == nil || q > seq {
+					best, seq = j, q
+				}
+			}
+		}
+		if best == nil {
+			return nil, 0
+		}
+		if s, ok := best.claim(); ok {
+			return best, s
+		}
+	}
 }
 
 func (p *pool) helper(id int) {
@@ -108,7 +147,7 @@ func (p *pool) helper(id int) {
 	pprof.SetGoroutineLabels(base)
 	wake := make(chan struct{}, 1)
 	for {
-		g := p.gen.Load() // before claim: a post after this is seen by spin or under mu
+		g := p.gen.Load() // before claim: a post after this moves gen
 		if j, s := p.claim(); j != nil {
 			if j.labels != nil {
 				pprof.SetGoroutineLabels(pprof.WithLabels(j.labels, pprof.Labels("helper", strconv.Itoa(id))))
@@ -122,30 +161,64 @@ func (p *pool) helper(id int) {
 		if p.spin(g) {
 			continue
 		}
-		p.mu.Lock()
-		if p.gen.Load() != g {
-			p.mu.Unlock()
-			continue
+		if !p.park(g, wake) {
+			return
 		}
-		p.idle = append(p.idle, wake)
-		p.mu.Unlock()
-		<-wake
 	}
 }
 
 // spin waits up to spinFor for a post after generation g and reports
-// whether one came.
+// whether one came. It yields the P every spinYield looks, as a thief
+// yields between failed steals in work stealing for multiprogrammed
+// systems: a goroutine this spin would keep from its P (a worker of a
+// call, or the caller about to post) runs meanwhile.
 func (p *pool) spin(g uint64) bool {
 	start := time.Now()
 	for i := 1; ; i++ {
 		if p.gen.Load() != g {
 			return true
 		}
-		if i%64 == 0 {
-			if time.Since(start) > spinFor {
+		if i%spinYield == 0 {
+			if i%(64*spinYield) == 0 && time.Since(start) > spinFor {
 				return false
 			}
-			runtime.Gosched() // let other goroutines, or a caller that is about to post, run
+			runtime.Gosched()
 		}
 	}
+}
+
+// park blocks the helper on wake until a post after generation g, and
+// reports whether it should go on; false means it has exited the pool, as
+// it was one of more helpers than GOMAXPROCS-1.
+func (p *pool) park(g uint64, wake chan struct{}) bool {
+	p.mu.Lock()
+	if p.helpers > runtime.GOMAXPROCS(0)-1 {
+		p.helpers--
+		p.count.Store(int32(p.helpers))
+		p.mu.Unlock()
+		return false
+	}
+	p.idle = append(p.idle, wake)
+	p.sleeping.Add(1) // announces the sleeper before the last look at gen
+	p.mu.Unlock()
+	if p.gen.Load() == g {
+		<-wake
+		return true
+	}
+	// A post came meanwhile: take back the announcement, unless that post
+	// (or a later one) has already taken the helper off idle and sends it a
+	// token.
+	p.mu.Lock()
+	for i, ch := range p.idle {
+		if ch == wake {
+			p.idle[i] = p.idle[len(p.idle)-1]
+			p.idle = p.idle[:len(p.idle)-1]
+			p.sleeping.Add(-1)
+			p.mu.Unlock()
+			return true
+		}
+	}
+	p.mu.Unlock()
+	<-wake
+	return true
 }

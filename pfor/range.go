@@ -18,12 +18,7 @@ import "context"
 func Range(lo, hi int, body func(i int), opts ...Option) {
 	checkRange("Range", lo, hi)
 	checkFunc("Range", "body", body == nil)
-	execute(nil, lo, hi, configure("Range", opts), func(_, lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			body(i)
-		}
-		return nil
-	})
+	run(nil, lo, hi, configure("Range", opts), loopBody{each: body})
 }
 
 // Chunks calls body(a, b) for disjoint ranges [a, b) that together cover
@@ -33,10 +28,7 @@ func Range(lo, hi int, body func(i int), opts ...Option) {
 func Chunks(lo, hi int, body func(lo, hi int), opts ...Option) {
 	checkRange("Chunks", lo, hi)
 	checkFunc("Chunks", "body", body == nil)
-	execute(nil, lo, hi, configure("Chunks", opts), func(_, lo, hi int) error {
-		body(lo, hi)
-		return nil
-	})
+	run(nil, lo, hi, configure("Chunks", opts), loopBody{chunk: body})
 }
 
 // RangeErr is Range with a context and errors. Once a body returns an error
@@ -48,19 +40,12 @@ func Chunks(lo, hi int, body func(lo, hi int), opts ...Option) {
 func RangeErr(ctx context.Context, lo, hi int, body func(i int) error, opts ...Option) error {
 	checkRange("RangeErr", lo, hi)
 	checkFunc("RangeErr", "body", body == nil)
-	return execute(ctx, lo, hi, configure("RangeErr", opts), func(_, lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			if err := body(i); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return run(ctx, lo, hi, configure("RangeErr", opts), loopBody{eachErr: body})
 }
 
 // ChunksErr is Chunks with a context and errors, as RangeErr is to Range.
 func ChunksErr(ctx context.Context, lo, hi int, body func(lo, hi int) error, opts ...Option) error {
 	checkRange("ChunksErr", lo, hi)
 	checkFunc("ChunksErr", "body", body == nil)
-	return execute(ctx, lo, hi, configure("ChunksErr", opts), func(_, lo, hi int) error { return body(lo, hi) })
+	return run(ctx, lo, hi, configure("ChunksErr", opts), loopBody{chunkErr: body})
 }
