@@ -12,33 +12,47 @@ import (
 	"github.com/stealkit/stealkit/pfor"
 )
 
-// impl runs one parallel pass of a workload instance. prepare, if set, runs
-// once per instance before timing.
+// impl is one implementation of a parallel pass over a workload instance.
+// start prepares passes over inst and returns one pass, and the function
+// that releases what start made; it binds inst.Chunk once, so that a pass
+// allocates only what the implementation itself does.
 type impl struct {
-	name    string
-	run     func(inst workload.Instance)
-	prepare func(inst workload.Instance)
+	name  string
+	start func(inst workload.Instance) (run func(), stop func())
 }
 
+func noStop() {}
+
 func partitioned(name string, p partition.Partitioner) impl {
-	return impl{name, func(inst workload.Instance) {
-		pfor.Chunks(0, inst.Len(), inst.Chunk, pfor.WithPartitioner(p))
-	}, nil}
+	return impl{name, func(inst workload.Instance) (func(), func()) {
+		n, chunk, opt := inst.Len(), inst.Chunk, pfor.WithPartitioner(p)
+		return func() { pfor.Chunks(0, n, chunk, opt) }, noStop
+	}}
 }
 
 // impls are the implementations the benchmarks compare: the baselines a user
 // would otherwise write, then stealkit's partitioners.
 func impls() []impl {
 	return []impl{
-		{"sequential", func(inst workload.Instance) { inst.Chunk(0, inst.Len()) }, nil},
-		{"handstatic", handStatic, nil},
-		{"oracle", oracle, prepareOracle},
-		{"atomicchunk", atomicChunks, nil},
+		{"sequential", func(inst workload.Instance) (func(), func()) {
+			n, chunk := inst.Len(), inst.Chunk
+			return func() { chunk(0, n) }, noStop
+		}},
+		{"handstatic", func(inst workload.Instance) (func(), func()) { return func() { handStatic(inst) }, noStop }},
+		{"spinjoin", startSpinJoin},
+		{"oracle", func(inst workload.Instance) (func(), func()) {
+			cuts := oracleCuts(inst)
+			return func() { oracle(inst, cuts) }, noStop
+		}},
+		{"atomicchunk", func(inst workload.Instance) (func(), func()) { return func() { atomicChunks(inst) }, noStop }},
 		partitioned("static", partition.Static()),
 		partitioned("dynamic", partition.Dynamic(64)),
 		partitioned("guided", partition.Guided(1)),
 		partitioned("stealing", partition.Stealing()),
-		{"auto", func(inst workload.Instance) { pfor.Chunks(0, inst.Len(), inst.Chunk) }, nil},
+		{"auto", func(inst workload.Instance) (func(), func()) {
+			n, chunk := inst.Len(), inst.Chunk
+			return func() { pfor.Chunks(0, n, chunk) }, noStop
+		}},
 	}
 }
 
@@ -57,13 +71,61 @@ func handStatic(inst workload.Instance) {
 	wg.Wait()
 }
 
+// startSpinJoin starts the simplest fork-join with warm helpers: one helper
+// goroutine per GOMAXPROCS beyond the first, each spinning on an atomic
+// generation counter and yielding its P every spinJoinYield looks. A pass
+// publishes the range by bumping the counter, runs block 0 on the caller
+// and spins until every helper has counted its block done. It is the floor
+// a pool's per-call path is measured against: no stealing, no nesting, no
+// panics, no parking.
+func startSpinJoin(inst workload.Instance) (run func(), stop func()) {
+	n, chunk, w := inst.Len(), inst.Chunk, runtime.GOMAXPROCS(0)
+	var gen, done atomic.Uint64
+	var quit atomic.Bool
+	var wg sync.WaitGroup
+	for k := 1; k < w; k++ {
+		wg.Go(func() {
+			seen := uint64(0)
+			for i := 1; ; i++ {
+				if g := gen.Load(); g != seen { // a pass, or the end
+					if quit.Load() {
+						return
+					}
+					seen = g
+					chunk(n*k/w, n*(k+1)/w)
+					done.Add(1)
+				} else if i%spinJoinYield == 0 {
+					runtime.Gosched()
+				}
+			}
+		})
+	}
+	run = func() {
+		g := gen.Add(1) // publishes the pass
+		chunk(0, n/w)
+		for i := 1; done.Load() != g*uint64(w-1); i++ {
+			if i%spinJoinYield == 0 {
+				runtime.Gosched()
+			}
+		}
+	}
+	stop = func() {
+		quit.Store(true)
+		gen.Add(1)
+		wg.Wait()
+	}
+	return run, stop
+}
+
+// spinJoinYield is how many looks a spinjoin goroutine takes between yields.
+const spinJoinYield = 64
+
 // oracle is what perfect balance achieves on this machine: one goroutine
 // per GOMAXPROCS, each with a contiguous block of equal total cost by the
 // workload's cost model (Instance.Cost), split before timing by
-// prepareOracle. No scheduler can know costs in advance; the oracle shows
+// oracleCuts. No scheduler can know costs in advance; the oracle shows
 // how close to sequential/workers the machine itself lets a loop get.
-func oracle(inst workload.Instance) {
-	cuts := oracleCuts[inst]
+func oracle(inst workload.Instance, cuts []int) {
 	var wg sync.WaitGroup
 	for k := range len(cuts) - 1 {
 		wg.Add(1)
@@ -75,10 +137,8 @@ func oracle(inst workload.Instance) {
 	wg.Wait()
 }
 
-// oracleCuts holds, per instance, the block bounds of oracle.
-var oracleCuts = map[workload.Instance][]int{}
-
-func prepareOracle(inst workload.Instance) {
+// oracleCuts returns the block bounds of oracle over inst.
+func oracleCuts(inst workload.Instance) []int {
 	n, w := inst.Len(), runtime.GOMAXPROCS(0)
 	var total float64
 	for i := range n {
@@ -95,7 +155,7 @@ func prepareOracle(inst workload.Instance) {
 	for len(cuts) <= w {
 		cuts = append(cuts, n)
 	}
-	oracleCuts[inst] = cuts
+	return cuts
 }
 
 // atomicChunks: goroutines take chunks of 64 items from an atomic counter.
@@ -148,16 +208,15 @@ func BenchmarkRange(b *testing.B) {
 					seq.Chunk(0, seq.Len())
 				}
 				want := seq.Checksum()
-				if im.prepare != nil {
-					im.prepare(inst)
-				}
+				run, stop := im.start(inst)
+				defer stop()
 				b.ReportAllocs()
 				for b.Loop() {
 					b.StopTimer()
 					inst.Reset()
 					b.StartTimer()
 					for range w.Calls {
-						im.run(inst)
+						run()
 					}
 				}
 				if got := inst.Checksum(); got != want {
@@ -245,6 +304,24 @@ func BenchmarkCallAfterIdle(b *testing.B) {
 				time.Sleep(11 * time.Millisecond)
 				b.StartTimer()
 				tc.run()
+			}
+		})
+	}
+}
+
+// BenchmarkCall times a call over 1,000 items with an empty body on 2
+// workers, called back to back: what the pool and the partitioner cost a
+// call, with nothing to run. One op is one call, so allocs/op is per call.
+func BenchmarkCall(b *testing.B) {
+	body := func(lo, hi int) {}
+	for _, p := range []partition.Partitioner{
+		partition.Static(), partition.Dynamic(64), partition.Guided(1), partition.Stealing(), partition.Auto(),
+	} {
+		b.Run("partitioner="+p.Name()+"/body=empty", func(b *testing.B) {
+			opts := []pfor.Option{pfor.WithWorkers(2), pfor.WithPartitioner(p)}
+			b.ReportAllocs()
+			for b.Loop() {
+				pfor.Chunks(0, 1000, body, opts...)
 			}
 		})
 	}

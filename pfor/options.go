@@ -3,6 +3,7 @@ package pfor
 import (
 	"fmt"
 	"runtime"
+	"sync"
 
 	"github.com/stealkit/stealkit/internal/callname"
 	"github.com/stealkit/stealkit/partition"
@@ -74,14 +75,27 @@ func WithLabel(name string) Option {
 // state of its own, its runs do.
 var defaultPartitioner = partition.Auto()
 
+var configs = sync.Pool{New: func() any { return new(config) }}
+
 // configure applies the options of a call to the entry point named call.
 func configure(call string, opts []Option) config {
 	c := config{call: call}
-	for i, o := range opts {
-		if o == nil {
-			panic(fmt.Sprintf("pfor: %s: opts[%d] is nil", call, i))
+	if len(opts) > 0 {
+		// The compiler cannot see into an Option, so applying options to c
+		// would move c to the heap on every call: apply them to a pooled
+		// config instead.
+		p := configs.Get().(*config)
+		*p = c
+		for i, o := range opts {
+			if o == nil {
+				configs.Put(p)
+				panic(fmt.Sprintf("pfor: %s: opts[%d] is nil", call, i))
+			}
+			o(p)
 		}
-		o(&c)
+		c = *p
+		*p = config{} // drop the references the options stored
+		configs.Put(p)
 	}
 	if c.workers == 0 {
 		c.workers = runtime.GOMAXPROCS(0)

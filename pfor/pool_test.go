@@ -1,7 +1,14 @@
 package pfor_test
 
 import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stealkit/stealkit/pfor"
 )
@@ -15,4 +22,53 @@ func TestClaimLeavesFullJobsAlone(t *testing.T) {
 	if got := pfor.ClaimsPastFullJob(1000); got != 2 {
 		t.Fatalf("after 1000 claims walked past a full job of 2 slots, its next slot is %d; want 2 (unchanged)", got)
 	}
+}
+
+// TestWideCallLeavesNoExtraHelpers: WithWorkers is a maximum. A call over
+// 100 items runs on at most 100 slots however many workers it asks for,
+// and the helpers it starts beyond GOMAXPROCS-1 exit once idle, well within
+// a second.
+func TestWideCallLeavesNoExtraHelpers(t *testing.T) {
+	var slots atomic.Int32
+	var st pfor.Stats
+	pfor.Range(0, 100, func(int) { slots.Add(1) }, pfor.WithWorkers(500), pfor.WithStats(&st))
+	if slots.Load() != 100 {
+		t.Fatalf("Range(0, 100) with 500 workers called body %d times; want 100", slots.Load())
+	}
+	if len(st.Workers) > 100 {
+		t.Errorf("Range(0, 100) with 500 workers ran %d worker slots; want at most 100 (one per item)", len(st.Workers))
+	}
+	want := max(runtime.GOMAXPROCS(0)-1, 0)
+	deadline := time.Now().Add(time.Second)
+	for pfor.Helpers() > want {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d helpers 1 s after a call of 500 workers; want at most GOMAXPROCS-1 = %d", pfor.Helpers(), want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if n := countHelperGoroutines(t); n > want {
+		t.Errorf("%d goroutines labelled as pool helpers once the pool counts %d; want at most %d", n, pfor.Helpers(), want)
+	}
+}
+
+// countHelperGoroutines counts the goroutines running the pool's helper
+// loop, from the goroutine profile: a check that does not trust the pool's
+// own count.
+func countHelperGoroutines(t *testing.T) int {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&buf, 1); err != nil {
+		t.Fatal(err)
+	}
+	// Each stack is a line "count @ pcs", then a line per frame.
+	n, count := 0, 0
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if _, err := fmt.Sscanf(line, "%d @", &count); err == nil {
+			continue
+		}
+		if strings.Contains(line, "pfor.(*pool).helper+") {
+			n += count
+		}
+	}
+	return n
 }
