@@ -45,6 +45,11 @@ func baselines() []Impl {
 			},
 		},
 		{
+			Name: "spinjoin", Group: Baseline,
+			About: "one block per worker; workers-1 warm helper goroutines spin on an atomic generation counter, yielding now and then; the caller runs block 0 and spins on a done counter",
+			Start: startSpinJoin,
+		},
+		{
 			Name: "atomicitem", Group: Baseline,
 			About: "one goroutine per worker taking one item at a time from an atomic counter",
 			Start: func(workers int) (func(workload.Instance), func()) {

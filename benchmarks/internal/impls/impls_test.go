@@ -75,8 +75,8 @@ func TestNamesAndGroups(t *testing.T) {
 			t.Errorf("peer %q records no module version", im.Name)
 		}
 	}
-	if groups[impls.Baseline] != 5 || groups[impls.Stealkit] != 10 || groups[impls.Peer] != 5 {
-		t.Errorf("groups %v; want 5 baselines, 10 stealkit (5 partitioners, plinq, plinq-aggregate, plinq-aggregateby, chunksdense, chunkslocal) and 5 peers", groups)
+	if groups[impls.Baseline] != 6 || groups[impls.Stealkit] != 10 || groups[impls.Peer] != 5 {
+		t.Errorf("groups %v; want 6 baselines, 10 stealkit (5 partitioners, plinq, plinq-aggregate, plinq-aggregateby, chunksdense, chunkslocal) and 5 peers", groups)
 	}
 	for _, p := range impls.Partitioners() {
 		if got := p.New(nil).Name(); got != p.Name {
