@@ -153,9 +153,11 @@ func (j *job) runSlot(s int) {
 			j.panicked(r)
 		}
 		if asleep {
+			step(stepUncount)
 			j.sleepers.Add(-1)
 		}
 		j.wakeSleeper()
+		step(stepFinish)
 		j.finish()
 	}()
 	defer j.region()()
@@ -168,9 +170,13 @@ func (j *job) runSlot(s int) {
 		if j.stopped() {
 			return
 		}
+		step(stepNext)
 		lo, hi, ok := j.run.Next(s)
 		if !ok {
-			if split == nil || !split.Idle(s) {
+			if split == nil {
+				return
+			}
+			if step(stepIdle); !split.Idle(s) {
 				return
 			}
 			// Another worker holds a range it may give back. Yield and poll
@@ -181,7 +187,9 @@ func (j *job) runSlot(s int) {
 			// operating system to run the holder again.
 			switch {
 			case asleep:
+				step(stepSleep)
 				j.sleep()
+				step(stepUncount)
 				j.sleepers.Add(-1)
 				asleep = false
 				polls = idlePolls // one more look, then back to sleep
@@ -191,12 +199,14 @@ func (j *job) runSlot(s int) {
 			default:
 				// Count as a sleeper before looking again, so that a
 				// chunk finished after that look wakes this slot.
+				step(stepCount)
 				j.sleepers.Add(1)
 				asleep = true
 			}
 			continue
 		}
 		if asleep {
+			step(stepUncount)
 			j.sleepers.Add(-1)
 			asleep = false
 		}
@@ -211,14 +221,16 @@ func (j *job) runSlot(s int) {
 }
 
 // idlePolls is how many times a slot yields and polls for a give-back
-// before it sleeps: about 20-60 us here, several pieces.
-const idlePolls = 64
+// before it sleeps: about 20-60 us here, several pieces. A variable so that
+// the interleaving tests can shorten the polling.
+var idlePolls = 64
 
 // wakeSleeper wakes a sleeping slot, if there is one, to look for work
 // again. A woken slot that finds none goes back to sleep, and wakes the
 // next one when it stops.
 func (j *job) wakeSleeper() {
-	if j.sleepers.Load() > 0 {
+	if step(stepWakeLoad); j.sleepers.Load() > 0 {
+		step(stepWakeToken)
 		j.mu.Lock()
 		j.tokens++
 		j.mu.Unlock()
