@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stealkit/stealkit/partition"
 	"github.com/stealkit/stealkit/pfor"
 )
 
@@ -71,4 +72,36 @@ func countHelperGoroutines(t *testing.T) int {
 		}
 	}
 	return n
+}
+
+// TestCallerRunsUnclaimedSlots: a caller never waits for a helper that has
+// not claimed a slot, with a partitioner that gives each slot a block only
+// that slot can run (Static) too: nested calls whose helpers are all busy
+// in the outer call's bodies complete on their callers.
+func TestCallerRunsUnclaimedSlots(t *testing.T) {
+	static := pfor.WithPartitioner(partition.Static())
+	for _, procs := range []int{1, 2, 4} {
+		func() {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			const n = 8
+			var sum atomic.Int64
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				pfor.Range(0, n, func(i int) {
+					pfor.Range(0, n, func(j int) {
+						pfor.Range(0, n, func(k int) { sum.Add(int64(i*n*n + j*n + k)) }, static, pfor.WithWorkers(n))
+					}, static, pfor.WithWorkers(n))
+				}, static, pfor.WithWorkers(n))
+			}()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatalf("GOMAXPROCS=%d: nested Static calls did not finish in 30 s: a caller waits for a slot no helper runs", procs)
+			}
+			if want := int64(n*n*n) * (n*n*n - 1) / 2; sum.Load() != want {
+				t.Errorf("GOMAXPROCS=%d: nested sum %d; want %d", procs, sum.Load(), want)
+			}
+		}()
+	}
 }
