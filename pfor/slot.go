@@ -1,0 +1,152 @@
+package pfor
+
+import (
+	"runtime"
+	"time"
+
+	"github.com/stealkit/stealkit/internal/partproto"
+)
+
+// runSlot drives slot s until its run has no more work or the job stops.
+// A panic in the body is recovered here, with the stack of the panic site,
+// and stops the job; the caller re-raises it after every slot has finished.
+func (j *job) runSlot(s int) {
+	polls, asleep := 0, false // asleep: counted in sleepers
+	defer func() {
+		if r := recover(); r != nil {
+			j.panicked(r)
+		}
+		if asleep {
+			step(stepUncount)
+			j.sleepers.Add(-1)
+		}
+		j.wakeSleeper()
+		step(stepFinish)
+		j.finish()
+	}()
+	defer j.region()()
+	split := j.split
+	var ws *WorkerStats
+	if j.stats != nil {
+		ws = &j.stats.workers[s].WorkerStats
+	}
+	for {
+		if j.stopped() {
+			return
+		}
+		step(stepNext)
+		lo, hi, ok := j.run.Next(s)
+		if !ok {
+			if split == nil {
+				return
+			}
+			if step(stepIdle); !split.Idle(s) {
+				return
+			}
+			// Another worker holds a range it may give back. Yield and poll
+			// for a while: a give-back comes within a piece. Then sleep
+			// until a slot finishes a chunk or stops: when the holder is
+			// preempted (a neighbour process busy on this core), a poller
+			// that spins keeps a core from it, and the call waits for the
+			// operating system to run the holder again.
+			switch {
+			case asleep:
+				step(stepSleep)
+				j.sleep()
+				step(stepUncount)
+				j.sleepers.Add(-1)
+				asleep = false
+				polls = idlePolls // one more look, then back to sleep
+			case polls < idlePolls:
+				polls++
+				runtime.Gosched()
+			default:
+				// Count as a sleeper before looking again, so that a
+				// chunk finished after that look wakes this slot.
+				step(stepCount)
+				j.sleepers.Add(1)
+				asleep = true
+			}
+			continue
+		}
+		if asleep {
+			step(stepUncount)
+			j.sleepers.Add(-1)
+			asleep = false
+		}
+		polls = 0
+		err := j.process(s, lo, hi, split, ws)
+		j.wakeSleeper()
+		if err != nil {
+			j.fail(err, nil)
+			return
+		}
+	}
+}
+
+// idlePolls is how many times a slot yields and polls for a give-back
+// before it sleeps: about 20-60 us here, several pieces. A variable so that
+// the interleaving tests can shorten the polling.
+var idlePolls = 64
+
+// wakeSleeper wakes a sleeping slot, if there is one, to look for work
+// again. A woken slot that finds none goes back to sleep, and wakes the
+// next one when it stops.
+func (j *job) wakeSleeper() {
+	if step(stepWakeLoad); j.sleepers.Load() > 0 {
+		step(stepWakeToken)
+		j.mu.Lock()
+		j.tokens++
+		j.mu.Unlock()
+		j.nudge.Signal()
+	}
+}
+
+// sleep waits for a token from wakeSleeper and takes it.
+func (j *job) sleep() {
+	j.mu.Lock()
+	for j.tokens == 0 {
+		j.nudge.Wait()
+	}
+	j.tokens--
+	j.mu.Unlock()
+}
+
+// process runs the body over [lo, hi), in pieces if the run can split
+// (split.Piece items each): between pieces the worker checks whether the job
+// has stopped and whether another worker is hungry and, if so, gives back
+// the pieces it has not started.
+func (j *job) process(s, lo, hi int, split partproto.SplittingRun, ws *WorkerStats) error {
+	var t0 time.Time
+	if ws != nil {
+		t0 = time.Now()
+		ws.Chunks++
+		defer func() { ws.Busy += time.Since(t0) }()
+	}
+	if split == nil || hi-lo < 2 {
+		if ws != nil {
+			ws.Items += int64(hi - lo)
+		}
+		return j.body.call(s, lo, hi)
+	}
+	step := max(1, split.Piece(s))
+	for lo < hi {
+		end := lo + min(step, hi-lo)
+		if err := j.body.call(s, lo, end); err != nil {
+			return err
+		}
+		if ws != nil {
+			ws.Items += int64(end - lo)
+		}
+		lo = end
+		if lo < hi && j.stop.Load() { // an error, panic or cancellation elsewhere
+			j.cut.Store(true)
+			return nil
+		}
+		if lo < hi && split.Hungry(s) {
+			split.GiveBack(s, lo)
+			return nil
+		}
+	}
+	return nil
+}
