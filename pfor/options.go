@@ -88,7 +88,6 @@ func configure(call string, opts []Option) config {
 		*p = c
 		for i, o := range opts {
 			if o == nil {
-				configs.Put(p)
 				panic(fmt.Sprintf("pfor: %s: opts[%d] is nil", call, i))
 			}
 			o(p)
