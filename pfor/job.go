@@ -129,6 +129,7 @@ func (j *job) join() {
 	slots := int64(j.slots)
 	var start time.Time
 	for i := 1; ; i++ {
+		step(stepJoinLoad)
 		f := j.finished.Load()
 		if f == slots {
 			return
@@ -146,16 +147,21 @@ func (j *job) join() {
 		if time.Since(start) < joinSpin {
 			continue
 		}
+		step(stepJoinPark)
 		if j.finished.CompareAndSwap(f, f+joinParked) { // commits to blocking: the last finish sends
+			step(stepJoinBlock)
 			<-j.wake
 			return
 		}
 	}
 }
 
-const (
-	joinPolls = 256                   // looks at finished before join reads the clock
-	joinSpin  = 20 * time.Microsecond // how long join polls before it blocks
+// How long join polls before it blocks: joinPolls looks at finished before
+// it reads the clock, then until joinSpin has passed. Variables so that the
+// interleaving tests can shorten the polling.
+var (
+	joinPolls = 256
+	joinSpin  = 20 * time.Microsecond
 )
 
 // panicked stops the job on a panic in the body, recovered with value r in

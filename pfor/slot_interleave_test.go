@@ -66,7 +66,7 @@ var slotScenarios = []slotScenario{
 
 // stepAccess names the word a step accesses and whether it writes it: the
 // run (Next changes the holder's state, Idle reads it), sleepers, tokens, or
-// finished.
+// finished (with wake, on which the finish that completes it may send).
 func stepAccess(k stepKind) (word int, write bool) {
 	switch k {
 	case stepNext:
@@ -79,7 +79,9 @@ func stepAccess(k stepKind) (word int, write bool) {
 		return 1, false
 	case stepSleep, stepWakeToken:
 		return 2, true
-	default: // stepFinish
+	case stepJoinLoad:
+		return 3, false
+	default: // stepFinish, stepJoinPark, stepJoinBlock: finished and wake
 		return 3, true
 	}
 }

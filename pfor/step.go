@@ -1,7 +1,8 @@
 package pfor
 
 // A stepKind names one step of a slot's sleep and wake protocol (see
-// runSlot and wakeSleeper) that another slot can observe. Before each, the
+// runSlot and wakeSleeper), or of the caller's join (see finish and join),
+// that another goroutine can observe. Before each, the
 // slot calls step, which does nothing unless a test has installed stepHook:
 // the interleaving tests run real slots one step at a time under a
 // deterministic scheduler.
@@ -16,6 +17,9 @@ const (
 	stepWakeLoad                      // wakeSleeper loads sleepers
 	stepWakeToken                     // wakeSleeper adds a token and signals
 	stepFinish                        // a slot counts itself finished
+	stepJoinLoad                      // the caller's join loads finished
+	stepJoinPark                      // the caller's join CASes finished to add joinParked
+	stepJoinBlock                     // the caller's join blocks until the token on wake
 )
 
 // stepHook is nil outside tests. Tests set it before starting the goroutines
