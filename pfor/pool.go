@@ -49,6 +49,10 @@ type pool struct {
 	sleeping atomic.Int32                   // helpers in idle, or about to add themselves
 	count    atomic.Int32                   // helpers running: mirrors helpers for post's fast path
 
+	// hook, if not nil, is called before each step of parking and posting
+	// that another goroutine can observe: a test's, on a pool of its own.
+	hook func(stepKind)
+
 	mu      sync.Mutex
 	idle    []chan struct{} // parked helpers, each waiting on its channel
 	helpers int             // helpers running
@@ -98,8 +102,9 @@ func (p *pool) post(j *job, want int) int {
 			break
 		}
 	}
+	p.step(stepPostGen)
 	p.gen.Add(1) // publishes the post to spinning helpers; then look for parked ones
-	if p.sleeping.Load() > 0 {
+	if p.step(stepPostLook); p.sleeping.Load() > 0 {
 		p.mu.Lock()
 		for range min(int(j.slots)-1, len(p.idle)) {
 			ch := p.idle[len(p.idle)-1]
@@ -191,6 +196,7 @@ func (p *pool) spin(g uint64) bool {
 // reports whether it should go on; false means it has exited the pool, as
 // it was one of more helpers than GOMAXPROCS-1.
 func (p *pool) park(g uint64, wake chan struct{}) bool {
+	p.step(stepParkAnnounce)
 	p.mu.Lock()
 	if p.helpers > runtime.GOMAXPROCS(0)-1 {
 		p.helpers--
@@ -201,13 +207,15 @@ func (p *pool) park(g uint64, wake chan struct{}) bool {
 	p.idle = append(p.idle, wake)
 	p.sleeping.Add(1) // announces the sleeper before the last look at gen
 	p.mu.Unlock()
-	if p.gen.Load() == g {
+	if p.step(stepParkLook); p.gen.Load() == g {
+		p.step(stepParkBlock)
 		<-wake
 		return true
 	}
 	// A post came meanwhile: take back the announcement, unless that post
 	// (or a later one) has already taken the helper off idle and sends it a
 	// token.
+	p.step(stepParkTakeBack)
 	p.mu.Lock()
 	for i, ch := range p.idle {
 		if ch == wake {
@@ -219,6 +227,13 @@ func (p *pool) park(g uint64, wake chan struct{}) bool {
 		}
 	}
 	p.mu.Unlock()
+	p.step(stepParkBlock)
 	<-wake
 	return true
+}
+
+func (p *pool) step(k stepKind) {
+	if p.hook != nil {
+		p.hook(k)
+	}
 }
