@@ -178,17 +178,22 @@ func (p *pool) helper(id int) {
 // systems: a goroutine this spin would keep from its P (a worker of a
 // call, or the caller about to post) runs meanwhile.
 func (p *pool) spin(g uint64) bool {
-	start := time.Now()
+	var start time.Time // read after the first yields: a post usually comes sooner
 	for i := 1; ; i++ {
 		if p.gen.Load() != g {
 			return true
 		}
-		if i%spinYield == 0 {
-			if i%(64*spinYield) == 0 && time.Since(start) > spinFor {
+		if i%spinYield != 0 {
+			continue
+		}
+		if i%(64*spinYield) == 0 {
+			if start.IsZero() {
+				start = time.Now()
+			} else if time.Since(start) > spinFor {
 				return false
 			}
-			runtime.Gosched()
 		}
+		runtime.Gosched()
 	}
 }
 
