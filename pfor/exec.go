@@ -45,8 +45,6 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	}
 	j := jobPool.Get().(*job)
 	j.body, j.slots, j.call = b, int32(slots), c.call
-	j.run = c.partitioner().Start(lo, hi, int(slots))
-	j.split, _ = j.run.(partproto.SplittingRun)
 	if c.stats != nil {
 		j.stats = &jobStats{workers: make([]slotStats, slots)}
 	}
@@ -57,9 +55,20 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	if ctx != nil {
 		j.ctx, j.halt = ctx, ctx.Done()
 	}
-	j.seq.Store(thePool.gen.Load())
-	j.claims.Store(slots<<32 | 1) // publishes the call: slot 0 is the caller's
-	j.drive(thePool.post(j, int(slots)-1))
+	adapts := c.adapts()
+	if adapts && isLate() { // start on the caller alone (see late.go)
+		lo = j.solo(lo, hi)
+	}
+	if lo < hi && !j.stop.Load() {
+		j.run = c.partitioner().Start(lo, hi, int(slots))
+		j.split, _ = j.run.(partproto.SplittingRun)
+		j.seq.Store(thePool.gen.Load())
+		j.claims.Store(slots<<32 | 1) // publishes the call: slot 0 is the caller's
+		late := j.drive(thePool.post(j, int(slots)-1))
+		if adapts {
+			noteCall(late)
+		}
+	}
 	err := j.result(c)
 	j.reset()
 	jobPool.Put(j)
@@ -77,7 +86,7 @@ func (j *job) reset() {
 	j.ctx, j.halt = nil, nil
 	j.tokens = 0
 	j.call, j.label, j.labels = "", "", nil
-	j.stats = nil
+	j.stats, j.woke = nil, false
 }
 
 // result fills in the caller's Stats, if it asked for them, and returns

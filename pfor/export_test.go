@@ -1,5 +1,10 @@
 package pfor
 
+import (
+	"math"
+	"testing"
+)
+
 // Helpers reports how many helper goroutines the pool has running.
 func Helpers() int {
 	thePool.mu.Lock()
@@ -23,3 +28,27 @@ func ClaimsPastFullJob(rounds int) int {
 	thePool.unpost(e)
 	return int(uint32(j.claims.Load()))
 }
+
+// SetLate puts the pool in the late state (see late.go), or takes it out of
+// it, until the test ends. The test must not run in parallel with others.
+func SetLate(t testing.TB, on bool) {
+	lateHelpers.streak.Store(0)
+	lateHelpers.until.Store(0)
+	if on {
+		lateHelpers.until.Store(math.MaxInt64)
+	}
+	t.Cleanup(func() {
+		lateHelpers.streak.Store(0)
+		lateHelpers.until.Store(0)
+	})
+}
+
+// NoteCall records an adaptive call whose helpers were late or not, as a
+// call does, and reports whether the pool is then in the late state.
+func NoteCall(late bool) bool {
+	noteCall(late)
+	return isLate()
+}
+
+// LateSigns is how many calls in a row with late helpers enter the state.
+const LateSigns = lateSigns

@@ -78,6 +78,7 @@ type job struct {
 	labels context.Context // pprof labels for helpers, nil if none
 
 	stats *jobStats // nil unless WithStats
+	woke  bool      // post found parked helpers to wake; written by the caller only
 }
 
 // joinParked is added to finished by a caller that blocks in join.
@@ -120,19 +121,20 @@ func (j *job) finish() {
 	}
 }
 
-// join waits until every slot has finished: it polls, yielding, for a
+// join waits until every slot has finished, and reports whether it
+// blocked: it polls, yielding, for a
 // while (the helpers' last chunks of a short call end within
 // microseconds), then blocks, leaving the thread to whatever else is
 // runnable, which is what a helper whose thread the operating system has
 // taken off its core needs.
-func (j *job) join() {
+func (j *job) join() (blocked bool) {
 	slots := int64(j.slots)
 	var start time.Time
 	for i := 1; ; i++ {
 		step(stepJoinLoad)
 		f := j.finished.Load()
 		if f == slots {
-			return
+			return false
 		}
 		if i%spinYield == 0 {
 			runtime.Gosched()
@@ -151,7 +153,7 @@ func (j *job) join() {
 		if j.finished.CompareAndSwap(f, f+joinParked) { // commits to blocking: the last finish sends
 			step(stepJoinBlock)
 			<-j.wake
-			return
+			return true
 		}
 	}
 }
@@ -208,18 +210,21 @@ func (j *job) stopped() bool {
 
 // drive runs the caller's part of the job: slot 0, then every slot no
 // helper has claimed; then it frees j's entry e of the pool's posted jobs
-// and waits for the helpers' slots to finish.
-func (j *job) drive(e int) {
-	j.runSlot(0)
+// and waits for the helpers' slots to finish. It reports whether the
+// helpers were late (see late.go): the caller had to block for them, or ran
+// a slot itself although no helper was parked when it posted, so that
+// helpers were spinning but did not run.
+func (j *job) drive(e int) (late bool) {
+	late = j.runSlot(0)
 	for {
 		s, ok := j.claim()
 		if !ok {
 			break
 		}
-		j.runSlot(s)
+		late = j.runSlot(s) || !j.woke || late
 	}
 	thePool.unpost(e)
-	j.join()
+	return j.join() || late
 }
 
 // jobStats collects per-slot statistics, each element written only by the

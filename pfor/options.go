@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/stealkit/stealkit/internal/callname"
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -115,4 +116,13 @@ func (c config) partitioner() partition.Partitioner {
 
 func init() {
 	callname.Option = func(name string) any { return Option(func(c *config) { c.call = name }) }
+}
+
+// adapts reports whether the call's batches are the partitioner's to size,
+// with no promise made about them: Auto's, with no grain set. Only such calls
+// start on the caller alone while helpers are late (see late.go); the others
+// hand out the ranges their partitioner and grain promise.
+func (c config) adapts() bool {
+	a, ok := c.part.(partproto.Adaptive)
+	return c.grain == 0 && ok && a.Adapts()
 }

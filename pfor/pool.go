@@ -105,6 +105,7 @@ func (p *pool) post(j *job, want int) int {
 	p.step(stepPostGen)
 	p.gen.Add(1) // publishes the post to spinning helpers; then look for parked ones
 	if p.step(stepPostLook); p.sleeping.Load() > 0 {
+		j.woke = true
 		p.mu.Lock()
 		for range min(int(j.slots)-1, len(p.idle)) {
 			ch := p.idle[len(p.idle)-1]

@@ -7,10 +7,12 @@ import (
 	"github.com/stealkit/stealkit/internal/partproto"
 )
 
-// runSlot drives slot s until its run has no more work or the job stops.
+// runSlot drives slot s until its run has no more work or the job stops,
+// and reports whether the slot slept meanwhile, waiting for a range another
+// slot held.
 // A panic in the body is recovered here, with the stack of the panic site,
 // and stops the job; the caller re-raises it after every slot has finished.
-func (j *job) runSlot(s int) {
+func (j *job) runSlot(s int) (slept bool) {
 	polls, asleep := 0, false // asleep: counted in sleepers
 	defer func() {
 		if r := recover(); r != nil {
@@ -53,6 +55,7 @@ func (j *job) runSlot(s int) {
 			case asleep:
 				step(stepSleep)
 				j.sleep()
+				slept = true
 				step(stepUncount)
 				j.sleepers.Add(-1)
 				asleep = false

@@ -1,0 +1,101 @@
+package pfor_test
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stealkit/stealkit/partition"
+	"github.com/stealkit/stealkit/pfor"
+)
+
+// The late state (see late.go): while helpers are late, calls of the
+// default partitioner start on the caller alone and bring in helpers only
+// once they have run for a while.
+
+// TestLateSigns: lateSigns calls in a row with late helpers enter the state,
+// fewer do not, and a call that goes well starts the count again.
+func TestLateSigns(t *testing.T) {
+	pfor.SetLate(t, false)
+	for range pfor.LateSigns - 1 {
+		if pfor.NoteCall(true) {
+			t.Fatalf("late after fewer than %d calls with late helpers; want not yet", pfor.LateSigns)
+		}
+	}
+	if pfor.NoteCall(false) {
+		t.Fatal("late after a call that went well; want not")
+	}
+	for i := range pfor.LateSigns {
+		if late := pfor.NoteCall(true); late != (i == pfor.LateSigns-1) {
+			t.Fatalf("after %d calls in a row with late helpers, late = %v; want %v", i+1, late, i == pfor.LateSigns-1)
+		}
+	}
+}
+
+// TestLateShortCallRunsOnTheCaller: a short call in the late state runs as
+// worker 0 alone, which a call that starts its partitioner at once never
+// does with 4 workers: worker 0's block is a quarter of the range. (A call
+// can outlast the solo start on a loaded machine, so the test gives it a
+// few tries.)
+func TestLateShortCallRunsOnTheCaller(t *testing.T) {
+	pfor.SetLate(t, true)
+	var st pfor.Stats
+	for try := 0; ; try++ {
+		var ran atomic.Int32
+		pfor.Range(0, 100, func(int) { ran.Add(1) }, pfor.WithWorkers(4), pfor.WithStats(&st))
+		if ran.Load() != 100 {
+			t.Fatalf("ran %d items; want 100", ran.Load())
+		}
+		if st.Workers[0].Items == 100 && st.Workers[0].Steals == 0 {
+			return
+		}
+		if try == 9 {
+			t.Fatalf("10 short calls while late, none ran as worker 0 alone; the last:\n%v", st.String())
+		}
+	}
+}
+
+// TestLateStartsWithOneItem: the caller's first batch is one item, as the
+// items' cost is not known yet: were each to take 10 ms, a batch of 16
+// would run 160 ms before any helper came in.
+func TestLateStartsWithOneItem(t *testing.T) {
+	pfor.SetLate(t, true)
+	var first atomic.Int64
+	pfor.Chunks(0, 1000, func(lo, hi int) {
+		if lo == 0 {
+			first.Store(int64(hi))
+		}
+	}, pfor.WithWorkers(4))
+	if first.Load() != 1 {
+		t.Errorf("the first chunk was [0, %d); want [0, 1)", first.Load())
+	}
+}
+
+// TestLateKeepsPromisedRanges: calls whose partitioner or grain promises
+// its ranges hand them out as promised in the late state: Static's four
+// blocks, and with a grain chunks of at most the grain (a solo start's
+// batches grow past it).
+func TestLateKeepsPromisedRanges(t *testing.T) {
+	pfor.SetLate(t, true)
+	for _, tc := range []struct {
+		name string
+		opts []pfor.Option
+		want func(lo, hi int) bool
+	}{
+		{"static", []pfor.Option{pfor.WithPartitioner(partition.Static())}, func(lo, hi int) bool { return lo%250 == 0 && hi == lo+250 }},
+		{"auto with a grain", []pfor.Option{pfor.WithGrain(50)}, func(lo, hi int) bool { return hi-lo <= 50 }},
+	} {
+		var mu sync.Mutex
+		var bad [][2]int
+		pfor.Chunks(0, 1000, func(lo, hi int) {
+			if !tc.want(lo, hi) {
+				mu.Lock()
+				bad = append(bad, [2]int{lo, hi})
+				mu.Unlock()
+			}
+		}, append(tc.opts, pfor.WithWorkers(4))...)
+		if len(bad) > 0 {
+			t.Errorf("%s in the late state: chunks %v; want the ranges the partitioner and grain promise", tc.name, bad)
+		}
+	}
+}
