@@ -27,7 +27,7 @@ import (
 // first, so a neighbour that stays costs a few calls with helpers per
 // window, which find it again.
 const (
-	lateSigns  = 3                      // calls in a row with late helpers that enter the state
+	lateSigns  = 8                      // calls in a row with late helpers that enter the state
 	lateWindow = 20 * time.Millisecond  // how long a sign keeps the state
 	soloFor    = 100 * time.Microsecond // how long a call in the state runs alone
 	soloBatch  = 10 * time.Microsecond  // how long a batch of solo should take
