@@ -16,14 +16,16 @@ type loopBody struct {
 func (b *loopBody) call(slot, lo, hi int) error {
 	switch {
 	case b.each != nil:
+		each := b.each // a local: the loop need not load it from b per index
 		for i := lo; i < hi; i++ {
-			b.each(i)
+			each(i)
 		}
 	case b.chunk != nil:
 		b.chunk(lo, hi)
 	case b.eachErr != nil:
+		each := b.eachErr
 		for i := lo; i < hi; i++ {
-			if err := b.eachErr(i); err != nil {
+			if err := each(i); err != nil {
 				return err
 			}
 		}
