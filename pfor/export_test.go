@@ -52,3 +52,7 @@ func NoteCall(late bool) bool {
 
 // LateSigns is how many calls in a row with late helpers enter the state.
 const LateSigns = lateSigns
+
+// IsLate reports whether calls of the default partitioner start on the
+// caller alone now.
+func IsLate() bool { return isLate() }

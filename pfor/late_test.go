@@ -1,6 +1,7 @@
 package pfor_test
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -98,4 +99,20 @@ func TestLateKeepsPromisedRanges(t *testing.T) {
 			t.Errorf("%s in the late state: chunks %v; want the ranges the partitioner and grain promise", tc.name, bad)
 		}
 	}
+}
+
+// TestLateWhenHelpersDoNotRun: at GOMAXPROCS=1 a helper woken or spinning
+// gets no P while the caller runs, so every call's caller runs the
+// helper's slot itself although no helper was parked: a sign each time,
+// and the pool turns late.
+func TestLateWhenHelpersDoNotRun(t *testing.T) {
+	pfor.SetLate(t, false)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for range 4 * pfor.LateSigns {
+		pfor.Range(0, 100, func(int) {}, pfor.WithWorkers(2))
+		if pfor.IsLate() {
+			return
+		}
+	}
+	t.Fatalf("%d calls whose helpers never ran, and the pool is not late; want late after %d", 4*pfor.LateSigns, pfor.LateSigns)
 }
