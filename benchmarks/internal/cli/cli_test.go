@@ -25,7 +25,7 @@ func TestParseDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o.Workloads) != 10 || len(o.Impls) != 20 || !slices.Equal(o.Workers, []int{runtime.GOMAXPROCS(0)}) ||
+	if len(o.Workloads) != 10 || len(o.Impls) != 21 || !slices.Equal(o.Workers, []int{runtime.GOMAXPROCS(0)}) ||
 		o.Scale != cli.DefaultScale || o.Repeat != 5 || o.Out != "out" || o.Timeline != "tailheavy" || o.JSON || o.Noise || o.Simulate {
 		t.Errorf("Parse(nil) = %+v", o)
 	}
