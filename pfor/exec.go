@@ -50,7 +50,7 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	}
 	if c.label != "" {
 		j.label = "pfor " + c.label
-		j.labels = pprof.WithLabels(context.Background(), pprof.Labels("loop", c.label))
+		j.labels, j.labeled = pprof.Labels("loop", c.label), true
 	}
 	if ctx != nil {
 		j.ctx, j.halt = ctx, ctx.Done()
@@ -85,7 +85,7 @@ func (j *job) reset() {
 	j.cut.Store(false)
 	j.ctx, j.halt = nil, nil
 	j.tokens = 0
-	j.call, j.label, j.labels = "", "", nil
+	j.call, j.label, j.labels, j.labeled = "", "", pprof.LabelSet{}, false
 	j.stats, j.woke = nil, false
 }
 

@@ -56,3 +56,14 @@ const LateSigns = lateSigns
 // IsLate reports whether calls of the default partitioner start on the
 // caller alone now.
 func IsLate() bool { return isLate() }
+
+// PostedJobs reports how many entries of the pool's posted jobs hold a job.
+func PostedJobs() int {
+	n := 0
+	for i := range thePool.high.Load() {
+		if thePool.posted[i].Load() != nil {
+			n++
+		}
+	}
+	return n
+}

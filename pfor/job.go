@@ -3,6 +3,7 @@ package pfor
 import (
 	"context"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,9 +74,10 @@ type job struct {
 	nudge    sync.Cond    // on mu; signalled with a token added to tokens
 	tokens   int          // guarded by mu: wake-ups not yet taken by a sleeper
 
-	call   string          // the entry point, for *PanicError
-	label  string          // trace region name, "" for "pfor"
-	labels context.Context // pprof labels for helpers, nil if none
+	call    string         // the entry point, for *PanicError
+	label   string         // trace region name, "" for "pfor"
+	labels  pprof.LabelSet // loop=name, added to a helper's own labels while it runs a slot
+	labeled bool           // labels is set: the call has a WithLabel
 
 	stats *jobStats // nil unless WithStats
 	woke  bool      // post found parked helpers to wake; written by the caller only
@@ -215,6 +217,21 @@ func (j *job) stopped() bool {
 // a slot itself although no helper was parked when it posted, so that
 // helpers were spinning but did not run.
 func (j *job) drive(e int) (late bool) {
+	unposted := false
+	defer func() {
+		if !unposted {
+			// A body called runtime.Goexit on the caller's goroutine: stop the
+			// job, take its unclaimed slots so that no helper runs them after
+			// the call has gone, and free its entry. The job is not reused.
+			j.stop.Store(true)
+			for {
+				if _, ok := j.claim(); !ok {
+					break
+				}
+			}
+			thePool.unpost(e)
+		}
+	}()
 	late = j.runSlot(0)
 	for {
 		s, ok := j.claim()
@@ -224,6 +241,7 @@ func (j *job) drive(e int) (late bool) {
 		late = j.runSlot(s) || !j.woke || late
 	}
 	thePool.unpost(e)
+	unposted = true
 	return j.join() || late
 }
 

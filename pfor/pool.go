@@ -152,11 +152,20 @@ func (p *pool) helper(id int) {
 	base := pprof.WithLabels(context.Background(), pprof.Labels("stealkit", "pfor helper", "helper", strconv.Itoa(id)))
 	pprof.SetGoroutineLabels(base)
 	wake := make(chan struct{}, 1)
+	retired := false
+	defer func() {
+		if !retired { // a body called runtime.Goexit on this helper: it is gone
+			p.mu.Lock()
+			p.helpers--
+			p.count.Store(int32(p.helpers))
+			p.mu.Unlock()
+		}
+	}()
 	for {
 		g := p.gen.Load() // before claim: a post after this moves gen
 		if j, s := p.claim(); j != nil {
-			if j.labels != nil {
-				pprof.SetGoroutineLabels(pprof.WithLabels(j.labels, pprof.Labels("helper", strconv.Itoa(id))))
+			if j.labeled {
+				pprof.SetGoroutineLabels(pprof.WithLabels(base, j.labels))
 				j.runSlot(s)
 				pprof.SetGoroutineLabels(base)
 				continue
@@ -168,6 +177,7 @@ func (p *pool) helper(id int) {
 			continue
 		}
 		if !p.park(g, wake) {
+			retired = true
 			return
 		}
 	}

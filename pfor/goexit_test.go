@@ -1,0 +1,128 @@
+package pfor_test
+
+import (
+	"bytes"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stealkit/stealkit/partition"
+	"github.com/stealkit/stealkit/pfor"
+)
+
+// onHelper reports whether the calling goroutine is one of the pool's
+// helpers.
+func onHelper() bool {
+	buf := make([]byte, 8192)
+	return strings.Contains(string(buf[:runtime.Stack(buf, false)]), "(*pool).helper")
+}
+
+// helperGoroutines counts the goroutines running the pool's helper loop.
+func helperGoroutines() int {
+	var buf bytes.Buffer
+	pprof.Lookup("goroutine").WriteTo(&buf, 2)
+	return strings.Count(buf.String(), "pfor.(*pool).helper(")
+}
+
+// TestGoexitOnHelper: a body that calls runtime.Goexit on a helper (as
+// t.FailNow does off the test goroutine) ends that helper; the pool counts
+// it out, so that later calls start another and still run on helpers.
+func TestGoexitOnHelper(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	static := pfor.WithPartitioner(partition.Static())
+	var exited atomic.Int32
+	for i := 0; i < 10000 && exited.Load() < 3; i++ {
+		pfor.Range(0, 2, func(i int) {
+			if i == 1 && onHelper() {
+				exited.Add(1)
+				runtime.Goexit()
+			}
+		}, pfor.WithWorkers(2), static)
+	}
+	if exited.Load() == 0 {
+		t.Fatal("no helper ran slot 1 in 10,000 calls")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for pfor.Helpers() != helperGoroutines() && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if h, g := pfor.Helpers(), helperGoroutines(); h != g {
+		t.Fatalf("after %d helpers called Goexit: the pool counts %d helpers, %d goroutines run the helper loop", exited.Load(), h, g)
+	}
+	var onHelpers atomic.Int32
+	for range 1000 {
+		pfor.Range(0, 2, func(i int) {
+			if i == 1 && onHelper() {
+				onHelpers.Add(1)
+			}
+		}, pfor.WithWorkers(2), static)
+	}
+	if onHelpers.Load() == 0 {
+		t.Errorf("after helpers called Goexit, slot 1 ran on a helper in none of 1,000 calls")
+	}
+}
+
+// TestGoexitOnCaller: a body that calls runtime.Goexit on the caller's
+// goroutine (t.FailNow in slot 0) ends the call: its job leaves the pool's
+// posted jobs and no helper starts one of its slots afterwards.
+func TestGoexitOnCaller(t *testing.T) {
+	before := pfor.PostedJobs()
+	var after atomic.Int32
+	exited := make(chan struct{})
+	release := make(chan struct{})
+	go func() {
+		defer close(exited)
+		pfor.Range(0, 4, func(i int) {
+			if i == 0 {
+				runtime.Goexit()
+			}
+			<-release
+			after.Add(1)
+		}, pfor.WithWorkers(4), pfor.WithPartitioner(partition.Static()))
+	}()
+	<-exited
+	started := pfor.PostedJobs()
+	close(release)
+	time.Sleep(20 * time.Millisecond)
+	if started != before || pfor.PostedJobs() != before {
+		t.Errorf("posted jobs: %d before, %d once the caller had called Goexit, %d later; want %d", before, started, pfor.PostedJobs(), before)
+	}
+	if n := after.Load(); n > 3 {
+		t.Errorf("%d slots of 3 ran after the caller called Goexit", n)
+	}
+}
+
+// TestHelperLabels: a helper running a slot of a WithLabel call carries
+// loop=name besides its own stealkit and helper labels.
+func TestHelperLabels(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for range 1000 {
+		var prof string
+		pfor.Range(0, 2, func(i int) {
+			if i == 1 && onHelper() {
+				var buf bytes.Buffer
+				pprof.Lookup("goroutine").WriteTo(&buf, 1)
+				prof = buf.String()
+			}
+		}, pfor.WithWorkers(2), pfor.WithPartitioner(partition.Static()), pfor.WithLabel("histogram"))
+		if prof == "" {
+			continue
+		}
+		for _, blk := range strings.Split(prof, "\n\n") {
+			if !strings.Contains(blk, "TestHelperLabels.func") {
+				continue
+			}
+			for _, want := range []string{`"loop":"histogram"`, `"stealkit":"pfor helper"`, `"helper":"`} {
+				if !strings.Contains(blk, want) {
+					t.Errorf("a helper running a slot of WithLabel(\"histogram\") lacks the label %s:\n%s", want, blk)
+				}
+			}
+			return
+		}
+		t.Fatalf("the goroutine profile taken by the body has no stack of the body:\n%s", prof)
+	}
+	t.Fatal("no helper ran slot 1 in 1,000 calls")
+}
