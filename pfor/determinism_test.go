@@ -75,7 +75,7 @@ func TestReduceOtherGrainOtherBits(t *testing.T) {
 // blocks combined in index order.
 func TestReduceRangeBlocksStartAtLo(t *testing.T) {
 	in := assocSensitive(50_001)
-	for _, lo := range []int{0, -7, 1 << 40} {
+	for _, lo := range []int{0, -7, math.MaxInt - 60_000} {
 		for _, grain := range []int{0, 333} {
 			var opts []pfor.Option
 			block := max(1024, len(in)/4096)
