@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stealkit/stealkit/pfor"
 )
@@ -39,7 +40,11 @@ func TestPanicReachesCaller(t *testing.T) {
 		pe, other := recoverPanic(func() {
 			pfor.Range(0, 100_000, func(i int) {
 				if panicked.Load() {
+					// Items after the panic take a while, so that a panicking
+					// goroutine descheduled while it unwinds does not leave
+					// the others time to run them all.
 					after.Add(1)
+					time.Sleep(10 * time.Microsecond)
 				}
 				if i == 777 {
 					panicked.Store(true)
