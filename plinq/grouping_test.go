@@ -128,9 +128,63 @@ func checkIntKeys[I comparable](t *testing.T, name string, vals []I) {
 		check("CountBy", maps.Equal(counts, wantCounts), counts, wantCounts)
 		aggs, wantAggs := must(plinq.AggregateBy(q, id, 0, count, func(a, b int) int { return a + b })), refAggregateBy(vals, id, 0, count)
 		check("AggregateBy", maps.Equal(aggs, wantAggs), aggs, wantAggs)
+		checkAggregateBy(t, name, vals, opts)
 		pair := func(a, b I) [2]I { return [2]I{a, b} }
 		joined, wantJoined := must(plinq.Join(plinq.From(other), plinq.From(vals), id, id, pair).With(opts...).ToSlice()), refJoin(other, vals, id, id, pair)
 		check("Join", slices.Equal(joined, wantJoined), joined, wantJoined)
+	}
+}
+
+// A span is the positions of the elements a part of AggregateBy folded:
+// the first, the last and how many, which shows whether the parts were
+// folded and combined in order.
+type span struct{ first, last, n int }
+
+func foldSpan(a span, i int) span {
+	if a.n == 0 {
+		a.first = i
+	}
+	a.last, a.n = i, a.n+1
+	return a
+}
+
+func combineSpans(a, b span) span {
+	switch {
+	case a.n == 0:
+		return b
+	case b.n == 0:
+		return a
+	}
+	return span{a.first, b.last, a.n + b.n}
+}
+
+// checkAggregateBy runs AggregateBy over the positions of vals keyed by
+// vals, folding their spans, over a slice and a Where over it (which fold
+// fused) and over a Select and a Where after it (which fold batches), and
+// compares with the sequential reference.
+func checkAggregateBy[I comparable](t *testing.T, name string, vals []I, opts []pfor.Option) {
+	t.Helper()
+	pos := make([]int, len(vals))
+	for i := range pos {
+		pos[i] = i
+	}
+	key := func(i int) I { return vals[i] }
+	keep := func(i int) bool { return i%4 != 1 }
+	id := func(i int) int { return i }
+	queries := map[string]struct {
+		q    plinq.Query[int]
+		want []int
+	}{
+		"slice":        {plinq.From(pos), pos},
+		"slice-where":  {plinq.From(pos).Where(keep), refWhere(pos, keep)},
+		"select":       {plinq.Select(plinq.From(pos), id), pos},
+		"select-where": {plinq.Select(plinq.From(pos), id).Where(keep), refWhere(pos, keep)},
+	}
+	for qn, c := range queries {
+		got, want := must(plinq.AggregateBy(c.q.With(opts...), key, span{}, foldSpan, combineSpans)), refAggregateBy(c.want, key, span{}, foldSpan)
+		if !maps.Equal(got, want) {
+			t.Fatalf("%s: AggregateBy over %s with %d options: mismatch (-want +got):\n%s", name, qn, len(opts), gocmp.Diff(want, got, gocmp.AllowUnexported(span{})))
+		}
 	}
 }
 
