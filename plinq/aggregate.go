@@ -84,10 +84,15 @@ func Average[T Number](q Query[T]) (mean float64, err error) {
 //	combine(...combine(combine(fold(fold(identity, q[0]), q[1])..., fold(...)), ...)
 //
 // combine must be associative and identity an identity of combine; neither
-// needs to be commutative. The result is the same in every run, whatever
-// the workers and the partitioner. fold is called once per element,
-// concurrently from several goroutines; combine once per block but the
-// first, on the calling goroutine. Aggregate of an empty query is identity.
+// needs to be commutative. For the same source and the same query (its
+// operators and their arguments), the result is the same bits in every
+// run, at any worker count, GOMAXPROCS and partitioner. A query of another
+// shape (a Where that keeps other elements, Skip or Take, a source of
+// another length) cuts other blocks, and may give other bits where combine
+// is associative only up to rounding, as floating-point addition is. fold
+// is called once per element, concurrently from several goroutines;
+// combine once per block but the first, on the calling goroutine.
+// Aggregate of an empty query is identity.
 // Aggregate panics if fold or combine is nil.
 func Aggregate[T, A any](q Query[T], identity A, fold func(A, T) A, combine func(A, A) A) (A, error) {
 	mustFunc("Aggregate", "fold", fold == nil)
