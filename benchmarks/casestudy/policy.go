@@ -16,7 +16,9 @@ import (
 // counting per worker the tasks that migrated, the tasks moved between
 // queues and the time spent idle. The recursions below are those of the
 // steal schemes (fibSteal, joinNode and joinMoves, octJoin) with
-// distrib.Both in place of pfor.Both.
+// distrib.Both in place of pfor.Both. They are copies on purpose: one
+// recursion generic over the pool would call Both through a func value on
+// every fork, and the fork's cost is part of what the tables compare.
 
 // Policies lists the distribution policies in table order.
 var Policies = distrib.Policies
