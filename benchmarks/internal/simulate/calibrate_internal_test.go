@@ -134,15 +134,15 @@ func TestForkJoinPartitioner(t *testing.T) {
 
 // TestCallSample: a workload whose every Chunk call waits 2 µs, whatever its length, costs
 // 2 µs a range; one whose Chunk returns at once, next to nothing: pfor's loop around a range
-// and the call (about 25 ns here, more with the race detector, which instruments each
-// atomic operation and call).
+// and the call (a few tens of nanoseconds, more with the race detector, which instruments
+// each atomic operation and call).
 func TestCallSample(t *testing.T) {
 	const each = 2 * time.Microsecond
 	if got := newCallSample(&chunkCost{n: 1000, each: each}).trial(); got < 0.9*float64(each) || got > 2*float64(each) {
 		t.Errorf("a call trial with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
 	}
-	// Under -race on a loaded CI machine the free calls read up to 415 ns: the bound is half
-	// the dear calls' 2 µs, which still tells the two apart.
+	// Under -race on a loaded CI machine the free calls read up to a fifth of the dear calls'
+	// cost: the bound is half of it, which still tells the two apart.
 	if got := newCallSample(&chunkCost{n: 1000}).trial(); got > float64(each)/2 {
 		t.Errorf("a call trial with free calls = %.0f ns; want next to nothing, under half of %v", got, each)
 	}
@@ -396,7 +396,7 @@ func TestPingPongGivesUp(t *testing.T) {
 // TestPingPong: a step of the ping-pong, a cache line moving between two running goroutines'
 // cores, costs something and far less than the second after which a step whose other
 // goroutine never ran gives up. The figure is the median trial, as CalibrateMachine takes it:
-// a single trial made while other test binaries kept the cores busy read 66 µs a step.
+// a single trial made while other test binaries kept the cores busy read more than the bound.
 func TestPingPong(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	if per := typical(pingPong); !(per > 0 && per < 50_000) {
@@ -462,7 +462,7 @@ func (c *coldStart) Chunk(lo, hi int) {
 // again): counted, it would read about 25 times the items' 100 ns a unit; uncounted, as the
 // warm-up, the figure is the items' own. (The bound allows ten times: on 2 cores with the
 // other packages' tests running, or two spinning processes, a goroutine waits for its core;
-// the figures read up to 504 ns with two.)
+// the figures read up to five times the items' with two.)
 func TestTrialTimesWarmCores(t *testing.T) {
 	const n, calls, each = 4096, 20, 100 * time.Nanosecond
 	costs := make(Costs, n+1)

@@ -28,19 +28,17 @@ const calibrationTrials = 7
 // running at once, one trial at a time, so that a caller can make each trial next to the
 // measurement that it is checked against.
 //
-// Why next to it: on the project's machine, a 2-vCPU VM, the speed of the same sequential loop
-// over the same data moves by a factor of two within one process (tiny's unit 0.8 or 1.55 ns,
-// matmul's 1.6 or 3.6 ns), in states that last a second or more, as the host's load on the
-// physical cores changes. A unit calibrated seconds before the measurement describes another
-// machine, and so does the median of trials made a round of repetitions apart: medians of
-// five repetitions and six such trials missed one another by 16% to 27%. A trial made just
-// before a repetition sees the same state: over 300 such pairs, a sequential pass's time and
-// its trial's prediction agree to a median ratio of 1.00 (p10 0.88, p90 1.17, matmul).
+// Why next to it: on a shared virtual machine the speed of the same sequential loop over the
+// same data moves by up to a factor of two within one process, in states that last a second
+// or more, as the host's load on the physical cores changes. A unit calibrated seconds before
+// the measurement describes another machine, and so does the median of trials made a round of
+// repetitions apart: such medians and the repetitions' missed one another by more than the
+// validation's tolerance. A trial made just before a repetition sees the same state: a
+// sequential pass's time and its trial's prediction agree in the median.
 //
 // Each goroutine is timed on the wall clock, as the measured repetitions are: a vCPU that the
 // host takes away for a while slows both alike. (Timed by its thread's CPU time, which such a
-// pause does not count, a trial predicted 2-worker calls 3% to 25% too fast, on every
-// workload.) A trial runs each goroutine over samples of the range (see samplePlan), apart
+// pause does not count, a trial predicted 2-worker calls too fast, on every workload.) A trial runs each goroutine over samples of the range (see samplePlan), apart
 // from the other goroutines' and moving along the range from pass to pass, so that a
 // memory-bound workload streams from memory as in a real run instead of re-reading a sample
 // that fits in the cache; together the k goroutines process as many items as one timed
@@ -120,18 +118,15 @@ func (cal *Calibrator) TrialWith(k int) []float64 {
 // The trial made just before a repetition follows the cold calls and the call batch (see
 // Calibrator.ColdCalls), milliseconds that touch none of the workload's data, while the
 // repetition follows the trial and finds the data that every item reads where the trial left
-// them: on the project's VM spmv's trials made there ran slower than those made just after
-// the repetition, by 3.6% with 1 goroutine and 7.0% with 2 (medians of 200 pairs, made in
-// turn), and by 1.5% and 2.5% with the first pass as a warm-up; spmv's checks had drifted by
-// -4% to -8% from the trial before to the trial after, and its 1-worker and static checks
-// read +4.8% and +7.4% (medians of 34 runs at ed813bc). (Most likely its gathers from x,
-// 400 KB, which every row reads, miss in a cold core's cache; not measured apart.) In ten
-// runs of the validation, the binaries with and without the warm-up in turn, spmv's drift
-// went from -5.7% to -0.8% and query's from -4.3% to -0.8% (medians), and spmv/static from
-// +9.5% to +7.0%. The warm-up runs the last pass, not the first, so that the first counted
-// pass does not find its items in the cache where a repetition streams them from memory;
-// even so saxpy's static, dynamic and auto checks read 3% to 5% lower in those runs (their
-// drift unchanged); why is not found.
+// them. Without a warm-up, spmv's trials made there ran slower than those made just after
+// the repetition, more so with 2 goroutines than with 1, so that its checks drifted from the
+// trial before to the trial after and its predictions read too slow. (Most likely its
+// gathers from x, which every row reads, miss in a cold core's cache; not measured apart.)
+// In runs of the validation with and without the warm-up in turn, the warm-up took most of
+// spmv's and query's drift away and brought spmv/static's error down. The warm-up runs the
+// last pass, not the first, so that the first counted pass does not find its items in the
+// cache where a repetition streams them from memory; even so saxpy's static, dynamic and
+// auto checks read a few percent lower with it (their drift unchanged); why is not found.
 //
 // The passes end at a barrier, so that the next pass may give a goroutine a part another one
 // has just written (see samplePlan). A goroutine that has run its pass's chunks goes on over
@@ -225,19 +220,19 @@ func (cal *Calibrator) Units() []float64 {
 // Why parts, not neighbouring slots of the same stripes (goroutine g the slots g mod k of
 // each): goroutines that work side by side, each writing next to the lines the other is
 // writing, run slower than goroutines apart, by how much depending on the cost of moving a
-// cache line between the cores. On the project's AMD VM, with the transfer at its higher
-// level (about 250 ns), tiny's two goroutines took 1.68 ns a unit on neighbouring 62-item
-// slots and 1.46 in parts of their own (medians of about 2,200 trials each), while inside
-// 2-worker static calls its workers ran at 1.38; tiny's static, dynamic and guided checks
-// read +10% to +13% at that level (medians), +4% to +6% at the lower one. Where a
+// cache line between the cores. With the transfer at its higher level (see TransferTrial),
+// tiny's two goroutines ran clearly slower per unit on neighbouring slots than in parts of
+// their own, while inside 2-worker static calls its workers ran a little faster still; with
+// neighbouring slots, tiny's static, dynamic and guided checks read too slow, about twice as
+// far at that level as at the lower one. Where a
 // partitioner's workers do work side by side, on dynamic's 64-item chunks from a shared
 // cursor, the restart trial measures what that costs against contiguous parts (see
 // Calibrator.RestartNs), so the model charges it once.
 //
 // Why each goroutine in every part: a part's items may cost another amount per cost unit
-// than the others'. tailheavy's light items ran at 1.74 ns a unit, its heavy ones (the last
-// 2%) at 2.08; goroutines kept to their own part gave units of their part, and the balancing
-// partitioners' 2-worker checks on tailheavy read -7% to -15% (two runs at dd9ef49).
+// than the others'. tailheavy's heavy items (the last 2%) cost more per unit than its light
+// ones; goroutines kept to their own part gave units of their part, and the balancing
+// partitioners' 2-worker checks on tailheavy read too fast, up to the tolerance.
 type samplePlan struct {
 	n, k, size, stripes, slots int
 }

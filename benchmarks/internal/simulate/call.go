@@ -83,20 +83,20 @@ func (s *callSample) trial() float64 {
 // in a branch the predictor misses, the work of the next range does not start until the call
 // returns and the take's atomic operation has drained the stores before it, and pfor checks
 // the job between ranges. How much of that the processor overlaps with the body depends on
-// the body, so it is measured per workload: pfor's loop alone, with an empty body, costs
-// about 25 ns a range on the project's AMD VM (2-worker calls of stealing with grain 1
-// against the drained take), and charging that to every workload predicted saxpy/dynamic's
-// 131,000 ranges a worker about a fifth too slow. Timed by calling the body directly instead
-// (no pfor, no atomic), the figure on tiny was 6.7 to 10.6 ns, and tiny/stealing, whose
-// workers take 167 three-item ranges a call, was predicted 3% to 20% too fast in every one of
-// fifteen runs.
+// the body, so it is measured per workload. One figure for every workload, pfor's loop
+// around an empty body (2-worker calls of stealing with grain 1 against the drained take),
+// is more than a memory-bound body pays: charged to saxpy/dynamic's hundred thousand and more
+// ranges a worker, it predicted the call too slow, outside the tolerance. Timed by calling
+// the body directly instead (no pfor, no atomic), the figure leaves out what the take's
+// synchronization costs the body, and tiny/stealing, whose workers take over a hundred
+// three-item ranges a call, was predicted too fast in every run.
 //
 // A caller makes it next to each repetition that it is checked against, as the trials of the
-// unit (see Calibrator). Why next to it: on the project's AMD VM the figure of tiny, measured
-// 16 times in a row in one process, read anywhere from 17 to 91 ns, and from run to run it sat
-// at 16 to 17 or at 28 to 32 ns. Calibrated once per workload, tiny/stealing (167 three-item
-// ranges a worker in each call) was predicted 15% to 16% too fast in the runs that read the
-// lower level.
+// unit (see Calibrator). Why next to it: on a shared virtual machine the figure of one
+// workload, trial after trial in one process, moves by a factor of several, and from run to
+// run it settles at one of two levels about a factor of two apart. Calibrated once per
+// workload, it predicted tiny/stealing too fast, at the edge of the tolerance, in the runs
+// that read the lower level.
 func (cal *Calibrator) CallTrial() float64 {
 	if cal.call == nil {
 		cal.call = newCallSample(cal.inst)

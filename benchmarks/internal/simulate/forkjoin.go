@@ -65,7 +65,7 @@ func timeCall(p partition.Partitioner) CallTimes {
 // coldCall times one call made after the caller has kept its core busy for coldIdle while the
 // pool had nothing to do, as the first call of a measured repetition follows a calibration
 // trial and the inputs' reset: the pool's helpers have parked, and the helper's start includes
-// waking a thread, and on a VM the virtual CPU it sleeps on.
+// waking a thread, and on a virtual machine the virtual CPU it sleeps on.
 func coldCall(p partition.Partitioner) CallTimes {
 	for t := time.Now(); time.Since(t) < coldIdle; {
 	}
@@ -75,7 +75,7 @@ func coldCall(p partition.Partitioner) CallTimes {
 }
 
 // coldIdle is how long a cold call's pool idles first: far longer than pfor's helpers spin
-// (50 µs), and about as long as a reset of the largest inputs. coldCalls is how many cold calls
+// before they park, and about as long as a reset of the largest inputs. coldCalls is how many cold calls
 // a Calibrator's ColdCalls times.
 const (
 	coldIdle  = time.Millisecond
@@ -138,10 +138,10 @@ func (cal *Calibrator) ForkJoinBatch(p string) []CallTimes {
 // otherwise. A stealing run costs more around its items than a static one: its Start makes a
 // range per worker, the helper's first take pulls its worker's lines from the caller's core,
 // and a worker's last Next tries to steal from the others. On tiny, 2-worker calls with a
-// grain of 500 (each worker one take, as static) took 1.4 to 1.6 µs longer than static's,
-// and calls over two items started 0.4 µs later in the caller and in the helper and joined
-// 0.2 µs later. The partitioners with a shared cursor keep the static calls: their Start
-// makes one cursor, and on two items dynamic's chunk of 64 would give both to the caller.
+// grain of 500 (each worker one take, as static) took clearly longer than static's, and
+// calls over two items started later in the caller and in the helper and joined later. The
+// partitioners with a shared cursor keep the static calls: their Start makes one cursor, and
+// on two items dynamic's chunk of 64 would give both to the caller.
 func forkJoinPartitioner(p string) partition.Partitioner {
 	if q, ok := partitionerNamed(p); ok {
 		fp := q.New(nil)
@@ -154,10 +154,9 @@ func forkJoinPartitioner(p string) partition.Partitioner {
 
 // ForkJoin returns the start, fork and join of a 2-worker call (see Machine) from the batches
 // made so far, the medians of their medians, and reports whether there was one. They replace
-// the Machine's in the workload's predictions: on the project's VM the machine's, timed in the
-// first second of the process, once read 23.9 µs and 79.4 µs for the start and the fork
-// (against about 1.1 and 2.0 µs in other runs), while the workload's calls, measured later,
-// ran at the usual speed.
+// the Machine's in the workload's predictions: on a shared virtual machine the machine's,
+// timed in the first second of the process, once read a start and a fork tens of times their
+// usual figures, while the workload's calls, measured later, ran at the usual speed.
 func (cal *Calibrator) ForkJoin() (start, fork, join float64, ok bool) {
 	if len(cal.fj.starts) == 0 {
 		return 0, 0, 0, false

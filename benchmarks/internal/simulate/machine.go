@@ -15,7 +15,8 @@ import (
 	"github.com/stealkit/stealkit/stealrange"
 )
 
-// Machine holds the workload-independent costs, measured by micro-benchmarks on this machine.
+// Machine holds the workload-independent costs, measured by micro-benchmarks on the machine
+// that runs the calibration.
 type Machine struct {
 	SpinNs float64 `json:"spin_ns"` // one Spin iteration
 	// TakeNs[p][k-1] is one Next of partitioner p while k goroutines call Next on one run
@@ -46,8 +47,8 @@ type Machine struct {
 // another worker's. (The contended figure of several goroutines that take as fast as they
 // can describes neither a loop whose bodies separate the takes, where nearly every take
 // follows another worker's, nor one on a short range, where one goroutine drains it before
-// the others start: on tiny, dynamic's take with 2 goroutines measured 9.5 ns, while its 16
-// takes a call made 2-worker calls about 2 µs slower than static's.)
+// the others start: on tiny, 2-worker calls of dynamic, 16 takes a call, ran slower than
+// static's by far more than 16 of its contended takes with 2 goroutines cost.)
 // The caller's slot starts after StartNs, the helpers' after ForkNs, and the call returns
 // JoinNs after the last slot ends, as measured on 2 workers.
 func (m Machine) Model(p string, workers int, unitNs float64) Model {
@@ -92,7 +93,7 @@ func CalibrateMachine() Machine {
 	})
 	// The fork-join calls are timed in batches between the other micro-benchmarks, so that
 	// a stretch of a few milliseconds in which the host is slow to run a vCPU (helpers then
-	// took 64 µs to start instead of 2) spoils one batch, not the median.
+	// take tens of times longer to start) spoils one batch, not the median.
 	var fj forkJoinTimes
 	fj.batch()
 	for _, p := range impls.Partitioners() {
@@ -127,9 +128,8 @@ func best(trial func() (time.Duration, float64)) float64 {
 }
 
 // typical is best with the median trial instead of the fastest, over at least 15 trials and
-// 3·minTrial: with goroutines contending, trials spread widely (stealing's take with 2
-// goroutines, when it read the clock at every Next: a median of 112 ns in one calibration,
-// 187 in another, over 5 trials).
+// 3·minTrial: with goroutines contending, trials spread so widely that the median of 5 of
+// them moved by more than half from one calibration to the next.
 func typical(trial func() (time.Duration, float64)) float64 {
 	per, _ := typicalCounting(trial, func(float64) bool { return true }, math.MaxInt)
 	slices.Sort(per)
@@ -158,7 +158,7 @@ func typicalCounting(trial func() (time.Duration, float64), counts func(units fl
 // k = 1..procs goroutines taking at once, as Machine.TakeNs. A take costs more or less on a
 // short range than on the 2^20 items of the machine's calibration: with 2 goroutines on
 // tiny's 1,000 items, stealing's runs steal more often, and dynamic's 16 chunks end the
-// contention early (23 ns against 65).
+// contention early, so that its take costs a fraction of what it does on the long range.
 func CalibrateTakes(n, procs int) map[string][]float64 {
 	t := map[string][]float64{}
 	for _, p := range impls.Partitioners() {
@@ -250,9 +250,9 @@ func stealOnce() (time.Duration, float64) {
 
 // pingPong times two goroutines that increment one counter in turn, each waiting until the
 // other's increment shows: a step is what one increment costs when the other core wrote the
-// counter last, the time the cache line takes to move. On the project's AMD VM it sits at
-// about 50 to 90 ns or about 220 to 270 ns (see Calibrator.TransferTrial). A trial whose
-// other goroutine does not run (a busy machine) gives up after a second.
+// counter last, the time the cache line takes to move. On a shared virtual machine it sits
+// at one of two levels, the higher several times the lower (see Calibrator.TransferTrial).
+// A trial whose other goroutine does not run (a busy machine) gives up after a second.
 func pingPong() (time.Duration, float64) { return pingPongWithin(time.Second) }
 
 // pingPongWithin is pingPong giving up after limit; it returns the time and the steps made.

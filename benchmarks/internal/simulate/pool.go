@@ -7,14 +7,15 @@ import "github.com/stealkit/stealkit/benchmarks/internal/impls"
 // cell again and pools the repetitions (see Study.Remeasure): a quarter, so that a model that
 // is right within a few percent passes a tolerance of four standard errors or more.
 //
-// Why: on the project's VM most checks' repetitions agree within a few percent, but those of a
-// memory-bound loop with many chunks scatter widely. Over 25 runs, the repetitions of
-// saxpy/dynamic (65,536 chunks of 64 items, one call a repetition) lay from -44% to +39% from
-// their predictions while the trials on either side agreed, and the median of five had a
-// standard error of 6.5% (median over the runs; 18.6% at most). Consecutive 2-worker calls of
-// it, only the reset of its output between them, scatter as widely: 400 calls from 12.7 to
-// 18.2 ms (10th to 90th percentile), each correlated 0.4 with the one before. Such a median is not precise enough to
-// hold against a tolerance of 15%, and a check that missed on it missed on a draw.
+// Why: on a shared virtual machine most checks' repetitions agree within a few percent, but
+// those of a memory-bound loop with many chunks scatter widely. The repetitions of
+// saxpy/dynamic (65,536 chunks of 64 items, one call a repetition) lie tens of percent on
+// either side of their predictions while the trials on either side agree, and consecutive
+// 2-worker calls of it, only the reset of its output between them, scatter as widely, each
+// correlated with the one before. The median of five such repetitions has a standard error of
+// a sizeable fraction of the tolerance, at times more than the tolerance itself: it is not
+// precise enough to hold against the tolerance, and a check that missed on it missed on a
+// draw.
 const Precision = 0.25
 
 // Pooled is how many measurements of a cell one attempt of a check pools at most.

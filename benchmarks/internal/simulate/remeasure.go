@@ -27,18 +27,16 @@ const Attempts = 3
 //
 // Call it right after Validate, before the next workload's round: the check is predicted
 // with the restart and the takes of its workload's round, and the cell measured again should
-// find the machine as the round left it. In 32 runs that measured the cells again at the
-// run's end instead, minutes after their rounds, the median error of the first five
-// repetitions made again differed from that of the round's five by 8.4 points, and the next
-// five's from them by 6.3 (medians over the 137 checks pooled from three measurements or
-// more); the first difference was the larger in 82 of the 137. The three checks that missed
-// in those runs had passed in their rounds.
+// find the machine as the round left it. In runs that measured the cells again at the run's
+// end instead, minutes after their rounds, the first repetitions made again differed from the
+// round's by more than the next ones differed from them, in most of the checks, and the
+// checks that missed in those runs had passed in their rounds.
 //
-// Why attempts: a check's repetitions run within a second or two, and on the project's VM the
-// host takes a core away for stretches of that order, long enough to move every repetition of
-// one check by 15% to 50% while the load that the runner reads over the whole workload stays
-// under Disturbed (in the runs of RESULTS.md, one or two of the 36 checks at a time, a
-// different one each run). A model that is wrong misses on every attempt; a check that hit
+// Why attempts: a check's repetitions run within a second or two, and on a shared virtual
+// machine the host takes a core away for stretches of that order, long enough to move every
+// repetition of one check by the tolerance or more while the load that the runner reads over
+// the whole workload stays under Disturbed (one or two checks of a run at a time, a different
+// one each run). A model that is wrong misses on every attempt; a check that hit
 // such a stretch passes when measured again. Pooling, by contrast, answers repetitions that
 // scatter widely all the time (see Precision); it does not look at the error, so it moves a
 // check towards neither verdict.

@@ -124,10 +124,10 @@ func callsAt(calls [][]CallTimes, i int) []CallTimes {
 // runCalls predicts one call of p on k workers at unitNs (see Workload.run), as the mean over
 // a repetition's w.Calls calls, and returns it with the helper starts it charged, of the warm
 // calls and of the cold ones. With calls, a repetition's first call is cold, made after a
-// calibration trial and the inputs' reset, when the pool's helpers have parked (on the
-// project's VM its helper starts after 50 µs to a millisecond), and the others follow it back
-// to back; and the warm calls' helpers too start at very different times (a batch's median
-// about 2 µs, its slowest from 4 µs to a millisecond). So the first call is predicted as the
+// calibration trial and the inputs' reset, when the pool's helpers have parked (its helper
+// then starts tens to hundreds of times later than a warm call's), and the others follow it
+// back to back; and the warm calls' helpers too start at very different times (a batch's
+// slowest start from twice its median to hundreds of times it). So the first call is predicted as the
 // mean of the simulations with the cold calls, each charged its own start, fork and join, and
 // the others as the mean of the simulations with callSamples of the warm calls, spread evenly
 // over their forks. Without calls (or with 1 worker, which runs inline), it is the simulation

@@ -39,15 +39,15 @@ const restartChunk = impls.DynamicChunk
 // cursor keeps the goroutines in lock-step on neighbouring chunks, each writing next to the
 // lines the other is writing and its prefetchers fetching, and that is what makes dynamic's
 // chunks expensive on a memory-bound loop. BenchmarkRestartPattern measures it on saxpy at a
-// quarter of its size, 2 goroutines (20 passes, 3 runs): contiguous halves 4.4-4.7 ms, a fixed
-// assignment 7.2-7.7 ms, the shared cursor 14.3-15.2 ms, dynamic through pfor 14.8-15.4 ms.
+// quarter of its size with 2 goroutines: a fixed assignment runs clearly slower than
+// contiguous halves, and the shared cursor about twice as slow again, as slow as dynamic
+// through pfor.
 //
 // Why joins in both passes: with joins in the cursor pass only, which yielded at once, tiny's
-// restart read 0.55 to 1.15 µs a chunk on the project's AMD VM (medians of eight runs), while
-// dynamic through pfor cost about 0.25 µs a chunk more than static, and tiny/dynamic was
-// predicted 20% to 63% too slow. With joins in both, tiny reads about 0.36 µs (medians of twelve
-// trials of each version interleaved: 1.24 µs before), saxpy 404 ns (408 before), spmv 484 ns
-// (343 before, its trials spread from -286 to 985 ns) and query about 0, as before.
+// restart read several times what a chunk of dynamic through pfor costs beyond static, and
+// tiny/dynamic was predicted far too slow. With joins in both, in trials of each version
+// interleaved, tiny's restart fell to about a third of what it was, and saxpy's, spmv's and
+// query's stayed as they were, within the spread of their trials.
 func (cal *Calibrator) restartTrial(k int) float64 {
 	n := cal.inst.Len()
 	chunks := (n + restartChunk - 1) / restartChunk
@@ -98,7 +98,7 @@ func (cal *Calibrator) restartTrial(k int) float64 {
 // restartJoin counts the calling goroutine as arrived at a restart trial's join, waits until
 // k have arrived, and returns how long it waited, in the thread's CPU time where there is
 // one: a thread descheduled while it waits spends less CPU time than the wall clock shows
-// (taking out the wall time made tiny's restarts negative, down to -8.7 µs a chunk). As
+// (taking out the wall time made tiny's restarts negative, by microseconds a chunk). As
 // pfor's helpers do between calls, it spins first, and yields only after joinSpin, so that a
 // join costs about what pfor's does; a join that yields at once, with the goroutines locked
 // to their threads, hands the thread's P to another thread and back.
@@ -177,11 +177,10 @@ type restartCursor struct {
 // contending, see Machine.TakeNs) and the transfer. RestartNs subtracts from each trial's
 // figure the transfer timed just after it, and from their median the take, so that a model
 // that charges all three charges a dynamic chunk what the trials measured. Why each trial's
-// own transfer: the transfer moves between two levels, about 75 and about 250 ns on the
-// project's AMD VM (see TransferTrial); less one figure of the machine's, timed once at the
-// start of a run at the higher level, saxpy's restarts (their trials then 190 to 330 ns)
-// fell under the take and the transfer, RestartNs reported 0, and saxpy/dynamic was
-// predicted 18% to 35% too fast.
+// own transfer: the transfer moves between two levels, the higher several times the lower
+// (see TransferTrial); less one figure of the machine's, timed once at the start of a run at
+// the higher level, saxpy's restarts fell under the take and the transfer, RestartNs reported
+// 0, and saxpy/dynamic was predicted too fast, outside the tolerance.
 //
 // The noise: a restart figure is a difference of two times of whole passes, so the spread of
 // the passes' times carries over to it. For a workload whose chunks of 64 items take
@@ -207,14 +206,14 @@ func (cal *Calibrator) RestartTransfers() []float64 { return slices.Clone(cal.re
 // minSameState of them. Otherwise, or with a transferNs of 0, it counts every trial.
 //
 // Why: a restart trial's chunk costs more when the transfer is dear, but not by the
-// transfer's difference, and not the same on every workload. Over the 40 runs at 8bcf9f8 and
-// d4bfa17 on the project's AMD VM (2026-11-25 and 26), a saxpy restart trial less its
-// transfer read 244 ns (median of 987 trials) with the transfer at its lower level (about 75
-// ns) and 120 ns (213 trials) at its higher one (about 265 ns): the trial itself, 317 against
-// 374 ns. tiny read -1 and 114 ns, spmv 730 and 970. So a repetition made at one level and
-// charged the median over trials at both was charged a restart of neither: in a run whose
-// transfer flipped between its levels from trial to trial, saxpy's restart came out at 87 ns
-// (the lowest of the 40 runs) and saxpy/dynamic was predicted 20% too fast.
+// transfer's difference, and not the same on every workload. Less its transfer, a saxpy
+// restart trial reads about half as much at the transfer's higher level as at its lower (the
+// trial itself grows by less than the transfer does), tiny's reads next to nothing at the
+// lower level and a clear cost at the higher, and spmv's grows at the higher. So a
+// repetition made at one level and charged the median over trials at both was charged a
+// restart of neither: in a run whose transfer flipped between its levels from trial to trial,
+// saxpy's restart came out lower than in any other run and saxpy/dynamic was predicted too
+// fast, outside the tolerance.
 func restartAt(trials, transfers []float64, takeNs, transferNs float64) float64 {
 	var same, all []float64
 	for i, f := range trials {
@@ -231,8 +230,8 @@ func restartAt(trials, transfers []float64, takeNs, transferNs float64) float64 
 }
 
 // sameState is how far apart, as a factor, two transfer trials may read and still count as
-// made in one state of the machine (see restartAt): on the project's AMD VM the transfer's
-// two levels are 3.5 times apart, and the trials of one level within a factor of 2.
+// made in one state of the machine (see restartAt): the transfer's two levels (see
+// TransferTrial) lie further apart than that factor, and the trials of one level closer.
 const sameState = 2
 
 // minSameState is how many restart trials of the repetition's state restartAt needs to count

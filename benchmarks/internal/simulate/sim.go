@@ -202,8 +202,8 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		// measured such chunks' average cost, whoever took each one before, and RestartNs is
 		// that average less a take and a transfer (see Calibrator.RestartNs). Charging only the
 		// chunks that switch, a worker whose unit read faster took two in a row now and then
-		// and skipped both charges, which the average had already counted: with one run's
-		// units, saxpy/dynamic's 2-worker call was predicted 3% faster.
+		// and skipped both charges, which the average had already counted, and saxpy/dynamic's
+		// 2-worker call was predicted faster.
 		asTrial := p.Shared && ok && working >= 2 && hi-lo == restartChunk
 		if p.Shared {
 			if asTrial || cursorAt >= 0 && cursorAt != d {
@@ -266,7 +266,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 // shorter one, which touches fewer lines than the chunk did. The proportion matters to the
 // ranges of one or a few items at the end of a guided run: on tiny (1,000 items, 25 guided
 // chunks, 20 of them under 64 items) charging each chunk a whole restart predicted 2-worker
-// calls 10% to 18% too slow in two runs.
+// calls too slow, by about the tolerance.
 func restartCost(restartNs float64, n int) float64 {
 	return restartNs * min(1, float64(n)/restartChunk)
 }

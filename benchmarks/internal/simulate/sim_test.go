@@ -76,9 +76,9 @@ func TestWorkIsConserved(t *testing.T) {
 
 // TestStaticIsTheLargestBlock: with free scheduling, static's makespan is its costliest
 // block, and on tailheavy that is the last one, which holds all the heavy items; the
-// stealing partitioners balance it by stealing. (The unit is 2.5 ns, as on the test machine:
-// auto sizes its batches in time, and with far fewer heavy items than a 10 µs batch of light
-// ones it would take the whole tail in one batch, as it does for real.)
+// stealing partitioners balance it by stealing. (The unit is 2.5 ns, a plausible Spin
+// iteration: auto sizes its batches in time, and with far fewer heavy items than a 10 µs
+// batch of light ones it would take the whole tail in one batch, as it does for real.)
 func TestStaticIsTheLargestBlock(t *testing.T) {
 	const n, k = 20_000, 2
 	c := costsOf(t, "tailheavy", n)

@@ -57,7 +57,7 @@ type Workload struct {
 	// ForkJoin), where the caller calibrated them.
 	Machine Machine `json:"machine"`
 	// SpinRatio is UnitNs[0] over the time of a Spin iteration: how far the workload's cost
-	// model is from its nominal unit on this machine (1 for a perfect model).
+	// model is from its nominal unit on the machine that ran it (1 for a perfect model).
 	SpinRatio   float64  `json:"spin_ratio"`
 	Predictions []Result `json:"predictions"` // per call, for each worker count and partitioner
 }
@@ -171,12 +171,12 @@ func (w Workload) Prediction(p string, k int) (Result, bool) {
 // costs. Call it once per workload, and Remeasure right after it, before the next workload's
 // round (see Remeasure). Each repetition is predicted by simulating it with the units of its
 // own trials, each worker at its goroutine's, so that the check compares the model with the
-// machine as it was at that moment: on the project's VM the speed of one loop moves by a
-// factor of two in states that last a second or more, and one core may be slower than the
-// other (see Calibrator). The prediction is the mean of the simulations with the trial before
-// and the trial after: when the machine changes speed during a repetition, the two trials
-// bracket it. (Over two runs of all 60 checks, the trial before alone missed the tolerance in
-// one check that the mean kept within it, randomskew/guided at +17.2% against +9.0%.) With
+// machine as it was at that moment: on a shared virtual machine the speed of one loop moves by
+// up to a factor of two in states that last a second or more, and one core may be slower than
+// the other (see Calibrator). The prediction is the mean of the simulations with the trial
+// before and the trial after: when the machine changes speed during a repetition, the two
+// trials bracket it. (The trial before alone missed the tolerance in a check that the mean
+// kept within it.) With
 // 2 workers, the start, fork and join it charges are those of the fork-join calls timed
 // next to the repetition (see Repetitions and Workload.runCalls): the helpers' start moves
 // with the machine's state too.
