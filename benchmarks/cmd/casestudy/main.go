@@ -1,6 +1,6 @@
 // Command casestudy prints the comparison of the chapter "Dynamic Load
-// Balancing Using Work-Stealing" (GPU Computing Gems Jade Edition) as run
-// on this machine's CPUs: for a four-in-a-row minimax search and an
+// Balancing Using Work-Stealing" (GPU Computing Gems Jade Edition), run
+// on the CPUs at hand: for a four-in-a-row minimax search and an
 // octree partitioning, the chapter's static level-by-level scheme,
 // stealkit's work-stealing task pool and a goroutine per task, in tasks per
 // millisecond and peak tasks stored (stealkit appears twice: forking with
