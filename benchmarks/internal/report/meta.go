@@ -51,7 +51,8 @@ type Version struct {
 	Replace string `json:"replace,omitempty"` // where a replaced module came from
 }
 
-// CollectMeta describes the machine it runs on and the build; the caller fills in the run's settings.
+// CollectMeta describes the machine it runs on and the build; the caller fills in the run's
+// settings.
 func CollectMeta(args []string, start time.Time) Meta {
 	m := Meta{
 		Date:       start.UTC().Format(time.RFC3339),

@@ -38,17 +38,18 @@ const calibrationTrials = 7
 //
 // Each goroutine is timed on the wall clock, as the measured repetitions are: a vCPU that the
 // host takes away for a while slows both alike. (Timed by its thread's CPU time, which such a
-// pause does not count, a trial predicted 2-worker calls too fast, on every workload.) A trial runs each goroutine over samples of the range (see samplePlan), apart
-// from the other goroutines' and moving along the range from pass to pass, so that a
-// memory-bound workload streams from memory as in a real run instead of re-reading a sample
-// that fits in the cache; together the k goroutines process as many items as one timed
-// repetition does (calls passes over the range; for tiny, its back-to-back calls), so that a
-// trial is as long as what it predicts, after one uncounted pass that warms the cores' caches
-// as the trial warms them for the repetition (see trial). A goroutine's figure is its time
-// over the total cost of what it ran; a trial's is the mean over its goroutines, and
-// TrialWith returns each goroutine's, since the cores of a shared machine do not run at one
-// speed. Running k goroutines at once is what captures the sharing of memory bandwidth and
-// caches between cores, up to the cores at hand.
+// pause does not count, a trial predicted 2-worker calls too fast, on every workload.) A trial
+// runs each goroutine over samples of the range (see samplePlan), apart from the other
+// goroutines' and moving along the range from pass to pass, so that a memory-bound workload
+// streams from memory as in a real run instead of re-reading a sample that fits in the cache;
+// together the k goroutines process as many items as one timed repetition does (calls passes
+// over the range; for tiny, its back-to-back calls), so that a trial is as long as what it
+// predicts, after one uncounted pass that warms the cores' caches as the trial warms them for
+// the repetition (see trial). A goroutine's figure is its time over the total cost of what it
+// ran; a trial's is the mean over its goroutines, and TrialWith returns each goroutine's,
+// since the cores of a shared machine do not run at one speed. Running k goroutines at once is
+// what captures the sharing of memory bandwidth and caches between cores, up to the cores at
+// hand.
 type Calibrator struct {
 	inst   workload.Instance
 	c      Costs

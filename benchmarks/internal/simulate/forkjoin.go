@@ -75,8 +75,8 @@ func coldCall(p partition.Partitioner) CallTimes {
 }
 
 // coldIdle is how long a cold call's pool idles first: far longer than pfor's helpers spin
-// before they park, and about as long as a reset of the largest inputs. coldCalls is how many cold calls
-// a Calibrator's ColdCalls times.
+// before they park, and about as long as a reset of the largest inputs. coldCalls is how many
+// cold calls a Calibrator's ColdCalls times.
 const (
 	coldIdle  = time.Millisecond
 	coldCalls = 3

@@ -127,11 +127,11 @@ func callsAt(calls [][]CallTimes, i int) []CallTimes {
 // calibration trial and the inputs' reset, when the pool's helpers have parked (its helper
 // then starts tens to hundreds of times later than a warm call's), and the others follow it
 // back to back; and the warm calls' helpers too start at very different times (a batch's
-// slowest start from twice its median to hundreds of times it). So the first call is predicted as the
-// mean of the simulations with the cold calls, each charged its own start, fork and join, and
-// the others as the mean of the simulations with callSamples of the warm calls, spread evenly
-// over their forks. Without calls (or with 1 worker, which runs inline), it is the simulation
-// with the workload's Machine.
+// slowest start from twice its median to hundreds of times it). So the first call is predicted
+// as the mean of the simulations with the cold calls, each charged its own start, fork and
+// join, and the others as the mean of the simulations with callSamples of the warm calls,
+// spread evenly over their forks. Without calls (or with 1 worker, which runs inline), it is
+// the simulation with the workload's Machine.
 func (w Workload) runCalls(c Costs, p impls.Partitioner, k int, unitNs []float64, calls []CallTimes) (ns float64, warmForks, coldForks []float64) {
 	if len(calls) == 0 || k < 2 {
 		return w.run(c, p, k, unitNs).MakespanNs, nil, nil
