@@ -76,10 +76,16 @@ type giveBack struct {
 
 // thief is a thief's program: up to attempts TrySteal calls, stopping after
 // the first success if once is set. A thief records what it stole and does
-// nothing else with it.
+// nothing else with it. With into set, it calls own.StealFrom instead, own
+// being a Range of its own that no other thread uses: the spans it installs
+// come from own's blocks, and own is Reset to each chunk it steals (which
+// drops the chunk before, as recorded). Only the thief uses own, so the
+// steps of its Reset are not scheduled: they run within the steal's CAS
+// step.
 type thief struct {
 	attempts int
 	once     bool
+	into     bool
 }
 
 // gens returns the ranges the owner owns in turn, in position space.
@@ -223,7 +229,11 @@ func (x *explorer) execute() (err error) {
 	r := New(sc.lo, sc.hi)
 	nthreads := 1 + len(sc.thieves)
 	s := stepsched.New[stepKind](nthreads)
-	stepHook = s.Hook
+	stepHook = func(of *Range, k stepKind) {
+		if of == r { // a thief's own Range is its alone: its steps are not scheduled
+			s.Hook(k)
+		}
+	}
 	gen := 0 // Reset set steps granted so far
 	logs := make([][]handout, nthreads)
 	defer func() {
@@ -407,10 +417,16 @@ func ownerBody(r *Range, sc *scenario, log *[]handout) {
 // thiefBody is thief th's program. *gen counts the Reset set steps granted
 // so far.
 func thiefBody(gen *int, r *Range, p thief, th int, log *[]handout) {
+	own := New(0, 0)
 	for range p.attempts {
-		if lo, hi, ok := r.TrySteal(); ok {
-			// The CAS that committed the steal ran in this step: *gen says
-			// whether Reset's set ran before it.
+		steal := r.TrySteal
+		if p.into {
+			steal = func() (int, int, bool) { return own.StealFrom(r) }
+		}
+		if lo, hi, ok := steal(); ok {
+			// The CAS that committed the steal ran in this step (StealFrom's
+			// Reset of own is not scheduled): *gen says whether Reset's set
+			// ran before it.
 			*log = append(*log, handout{th, *gen, toPos(lo), toPos(hi)})
 			if p.once {
 				return
@@ -505,6 +521,32 @@ func explorerScenarios() []scenario {
 	add(resets("Reset/TryTakeOne/above-with-gap", 0, 12, scenario{thieves: mixed}, rs, rs))
 	add(resets("Reset/ending-at-MaxInt", math.MaxInt-2, math.MaxInt-20, scenario{batch: 2, thieves: mixed}, []int{2}, rs))
 	add(giveBackExplorerScenarios())
+	add(stealFromExplorerScenarios())
+	return scs
+}
+
+// stealFromExplorerScenarios are the StealFrom scenarios of
+// TestInterleavingsExactlyOnce: thieves that steal with StealFrom into
+// Ranges of their own, which install spans from their own blocks and take
+// the next one for their own Reset at once, and hand a span whose CAS failed
+// out again: against the owner's takes, a Reset and a GiveBack.
+func stealFromExplorerScenarios() []scenario {
+	var scs []scenario
+	add := func(s []scenario) { scs = append(scs, s...) }
+	two := []thief{{attempts: 2, into: true}, {attempts: 1, into: true}}
+	one := []thief{{attempts: 3, into: true}}
+	n := 4
+	if raceEnabled {
+		n = 2
+	}
+	add(sizes("StealFrom/TryTake(1)/2-thieves-x2-and-x1", 0, upto(n), scenario{batch: 1, thieves: two}))
+	add(sizes("StealFrom/TryTake(2)/2-thieves-x2-and-x1", 0, upto(n), scenario{batch: 2, thieves: two}))
+	add(sizes("StealFrom/TryTakeOne/1-thief-x3", 0, upto(n+1), scenario{thieves: one}))
+	add(sizes("StealFrom/TryTake(2)/mixed-with-TrySteal", 0, upto(n),
+		scenario{batch: 2, thieves: []thief{{attempts: 2, into: true}, {attempts: 2}}}))
+	add(resets("StealFrom/Reset/same-indices", 0, 0, scenario{batch: 2, thieves: []thief{{attempts: 2, into: true}, {attempts: 1, into: true}}},
+		upto(n/2+1), upto(n/2+1)))
+	add(sizes("StealFrom/GiveBack/TryTake(2)/keeping-0", 0, []int{2, 3}, scenario{batch: 2, thieves: []thief{{attempts: 2, into: true}}, gives: givesAt(0, 0)}))
 	return scs
 }
 

@@ -113,7 +113,8 @@ var mirrored = []string{
 	"if l < s.mid {",
 	"return fromPos(l), fromPos(s.mid), true",
 	"if s.mid == s.end || l > s.mid {",
-	"n := carve(l, s.mid)",
+	"n = carve(l, s.mid)",
+	"n = thief.newSpan(carveMid(l, s.mid), s.mid)",
 	"if !r.steal.CompareAndSwap(s, n) {",
 	"return fromPos(s.mid), fromPos(s.end), true",
 	"r.low.Store(math.MaxUint64)",
@@ -985,7 +986,7 @@ func TestModelExactlyOnce(t *testing.T) {
 		{"2-thieves-x3", 0, upto(n), []thief{{attempts: 3}, {attempts: 3}}, asWritten},
 		{"3-thieves-x1", 0, upto(n), threeThieves, asWritten},
 		{"3-thieves-x2", 0, upto(n3), []thief{{attempts: 2}, {attempts: 2}, {attempts: 2}}, asWritten},
-		{"3-thieves-x3-stop-after-a-steal", 0, upto(n3 + 2), []thief{{3, true}, {3, true}, {3, true}}, asWritten},
+		{"3-thieves-x3-stop-after-a-steal", 0, upto(n3 + 2), []thief{{attempts: 3, once: true}, {attempts: 3, once: true}, {attempts: 3, once: true}}, asWritten},
 		{"at-MinInt/2-thieves-x2", math.MinInt, upto(n), twoThieves, asWritten},
 		{"ending-at-MaxInt/2-thieves-x2", math.MaxInt - n, []int{n}, twoThieves, asWritten},
 		// range.go calls the shrink balance, not correctness: without it

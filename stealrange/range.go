@@ -12,10 +12,13 @@ import (
 //
 // # Callers
 //
-// TryTakeOne, TryTake, Reset, GiveBack and Remaining are executed only by the
-// owner, one goroutine at a time (ownership may pass between goroutines if the hand-over
-// synchronizes, as a channel send or a WaitGroup does). TrySteal and
-// Stealable can be executed by any goroutine, concurrently with everything.
+// TryTakeOne, TryTake, Reset, StealFrom, Reuse, GiveBack and Remaining are
+// executed only by the owner, one goroutine at a time (ownership may pass
+// between goroutines if the hand-over synchronizes, as a channel send or a
+// WaitGroup does). TrySteal and Stealable can be executed by any goroutine,
+// concurrently with everything; so can r.StealFrom(v) as far as v is
+// concerned: to v it is a thief. Reuse is for Ranges no longer in use (see
+// Reuse).
 //
 // # State
 //
@@ -23,6 +26,11 @@ import (
 //
 //	low   atomic.Uint64         next position the owner will reserve; written only by the owner
 //	steal atomic.Pointer[span]  the steal range [mid, end); replaced only by CAS of a fresh span
+//
+// A span is fresh if its address has not been installed in any Range in
+// this epoch of the Range whose owner handed it out (see Allocation): no
+// goroutine can hold it from an earlier install, so a CAS that compares
+// against it compares against the one state it stands for.
 //
 // The owner's items are [low, mid), the stealable items [mid, end), and items
 // at or above end are gone. end is owned in the sense that it only decreases
@@ -85,6 +93,12 @@ import (
 // [mid, end) of the old span and linearizes at the CAS; a loss is a failed
 // attempt, linearized at the CAS.
 //
+// r.StealFrom(v) is v.TrySteal followed, if it took a chunk, by r.Reset of
+// it: two operations, each linearized as above. Only where the new span
+// comes from differs (r's blocks rather than an allocation), and a span
+// whose CAS failed was never seen by another goroutine, so handing it out
+// again keeps every installed span fresh.
+//
 // Reset(a, b) runs three writes: low = MaxUint64 (close: every thief now
 // sees low > mid and backs off), steal = carve(a, b) (set), low = a (open). It
 // linearizes at the last store. GiveBack(f) runs the same three steps with a
@@ -96,12 +110,18 @@ import (
 // # Allocation
 //
 // Owner takes that stay below the steal range allocate nothing. Every change
-// of the steal range needs a fresh 16-byte span: a shrink, a steal, an owner
-// CAS at the steal range, a Reset. Each of those cuts what is left to at most
-// three quarters or hands it out, so a range of n items sees O(log n) of them
-// over its life. The owner's spans come from private slabs of 2, 4, 8,
-// then 16 (see newSpan); a thief allocates one span per
-// CAS it attempts, so heavy contention adds at most one per failed attempt.
+// of the steal range installs a fresh 16-byte span: a shrink, a steal, an
+// owner CAS at the steal range, a Reset. Each of those cuts what is left to
+// at most three quarters or hands it out, so a range of n items sees
+// O(log n) of them over its life. TrySteal allocates the span it installs;
+// every other install, StealFrom's included, takes the next unused span of
+// the installing owner's Range (see newSpan), which allocates blocks of 2,
+// 4, 8, then 16 spans. A span is used once per epoch, the time from New or
+// Reuse to the next Reuse of the Range that handed it out: that is what
+// keeps addresses unique (see span). A span whose CAS failed was never
+// published and is handed out again. Reuse starts a new epoch at the first
+// block, so that a Range reused for run after run stops allocating once its
+// blocks hold what one run installs.
 //
 // A Range must not be copied after first use.
 type Range struct {
@@ -113,10 +133,10 @@ type Range struct {
 	// the mid of the steal range as the owner last saw it.
 	next, ahead, seenMid uint64
 
-	// Owner only: fresh spans for the owner's installs (see newSpan), and
-	// the length of the last slab allocated.
-	slab    []span
-	slabLen int
+	// Owner only: the spans for the owner's installs (see newSpan), in
+	// blocks; blocks[blk][slot] is the next one not used in this epoch.
+	blocks    [][]span
+	blk, slot int
 
 	// Owner only: the batch the last successful take returned, [lastLo,
 	// lastHi), which GiveBack may hand back a suffix of.
@@ -125,30 +145,41 @@ type Range struct {
 	// Ranges are usually allocated side by side, one per worker, and the
 	// owner writes low on every take: keep neighbours off this cache line
 	// pair (measured: BenchmarkTryTakeParallelOwners).
-	_ [128 - 96]byte
+	_ [128 - 104]byte
 }
 
-// maxSlab is how many spans the owner allocates at a time at most. The
-// first slab holds 2, and each next one twice as many as the one before, so
-// that the many short-lived ranges of short parallel calls allocate little.
+// maxSlab is how many spans a block holds at most. The first block holds 2,
+// and each next one twice as many as the one before, so that the many
+// short-lived ranges of short parallel calls allocate little.
 const maxSlab = 16
 
-// newSpan returns a fresh span [mid, end) for the owner to install. Spans
-// come from an owner-private slab: each slot is handed out once and never
-// reused, so every install still has an address no goroutine has seen, and
-// the garbage collector keeps the slab alive while any pointer into it is
-// held. Identity, and with it the absence of ABA, is as with one allocation
-// per span, at up to a sixteenth of the allocations.
+// newSpan returns a span [mid, end) for the owner to install: the next one
+// of r's blocks not used in this epoch, allocating a block if none is left.
+// Until Reuse ends the epoch, each span is handed out once (or again after
+// unSpan, if it was never published), so every install has an address that
+// no goroutine has compared against in this epoch, and the garbage collector
+// keeps the blocks alive while any pointer into them is held. Identity, and
+// with it the absence of ABA, is as with one allocation per span.
 func (r *Range) newSpan(mid, end uint64) *span {
-	if len(r.slab) == 0 {
-		r.slabLen = min(max(2*r.slabLen, 2), maxSlab)
-		r.slab = make([]span, r.slabLen)
+	for r.blk < len(r.blocks) && r.slot == len(r.blocks[r.blk]) {
+		r.blk, r.slot = r.blk+1, 0
 	}
-	s := &r.slab[0]
-	r.slab = r.slab[1:]
+	if r.blk == len(r.blocks) {
+		n := 2
+		if r.blk > 0 {
+			n = min(2*len(r.blocks[r.blk-1]), maxSlab)
+		}
+		r.blocks = append(r.blocks, make([]span, n))
+	}
+	s := &r.blocks[r.blk][r.slot]
+	r.slot++
 	s.mid, s.end = mid, end // published by the CAS or Store that installs s
 	return s
 }
+
+// unSpan hands the span newSpan returned last back to r's blocks. The caller
+// has not published it: its CAS failed.
+func (r *Range) unSpan() { r.slot-- }
 
 // ownerCarve is carve for the owner's installs.
 func (r *Range) ownerCarve(l, e uint64) *span { return r.newSpan(carveMid(l, e), e) }
@@ -171,7 +202,7 @@ func New(lo, hi int) *Range {
 	}
 	r := new(Range)
 	pl, ph := toPos(lo), toPos(hi)
-	r.steal.Store(carve(pl, ph))
+	r.steal.Store(r.ownerCarve(pl, ph))
 	r.low.Store(pl)
 	r.limit = ph
 	r.seenMid = r.steal.Load().mid
@@ -234,9 +265,9 @@ func (r *Range) take(k uint64) (lo, hi int, ok bool) {
 		return 0, 0, false
 	}
 	e := l + min(k, r.limit-l)
-	step(stepReserve)
+	r.step(stepReserve)
 	r.low.Store(e) // publish the reservation of [l, e)
-	step(stepTakeLoad)
+	r.step(stepTakeLoad)
 	s := r.steal.Load()
 	r.seenMid = s.mid
 	if e <= s.mid {
@@ -245,8 +276,10 @@ func (r *Range) take(k uint64) (lo, hi int, ok bool) {
 			// Close to the steal range: shrink it to the top quarter of
 			// what is left, so that thieves take a proportionate share.
 			if carveMid(e, s.end) != s.mid {
-				step(stepShrink)
-				r.steal.CompareAndSwap(s, r.ownerCarve(e, s.end)) // losing to a thief is fine
+				r.step(stepShrink)
+				if !r.steal.CompareAndSwap(s, r.ownerCarve(e, s.end)) { // losing to a thief is fine
+					r.unSpan()
+				}
 			}
 		}
 		return fromPos(l), fromPos(e), true
@@ -256,10 +289,11 @@ func (r *Range) take(k uint64) (lo, hi int, ok bool) {
 		return 0, 0, false
 	}
 	c := min(e, s.end)
-	step(stepTakeCAS)
+	r.step(stepTakeCAS)
 	if r.steal.CompareAndSwap(s, r.ownerCarve(c, s.end)) {
 		return fromPos(l), fromPos(c), true // claimed [l, c) against every thief
 	}
+	r.unSpan()
 	// A thief won this very span and with it exactly [s.mid, s.end).
 	r.limit = s.mid
 	if l < s.mid {
@@ -272,18 +306,48 @@ func (r *Range) take(k uint64) (lo, hi int, ok bool) {
 // the steal range, about a quarter of what is left. It can be executed by any
 // goroutine, concurrently with the owner and other thieves. ok == false means
 // this attempt found nothing stealable or lost a race to another goroutine;
-// the range may still hold items for its owner.
-func (r *Range) TrySteal() (lo, hi int, ok bool) {
-	step(stepStealLoad)
+// the range may still hold items for its owner. It allocates the 16-byte
+// span it installs; StealFrom does not.
+func (r *Range) TrySteal() (lo, hi int, ok bool) { return r.steal1(nil) }
+
+// StealFrom takes a chunk [lo, hi) from v as v.TrySteal does and, if it got
+// one, makes r's owner own it as r.Reset(lo, hi) does. It is executed only
+// by r's owner, after a take from r reported it exhausted (indices still in
+// r are dropped), concurrently with everything done to v. The span it
+// installs in v comes from r's blocks (see newSpan), so that a Reuse of r
+// reuses it: the price is Reuse's condition on the Ranges r stole from.
+// StealFrom panics if v is r.
+func (r *Range) StealFrom(v *Range) (lo, hi int, ok bool) {
+	if v == r {
+		panic("stealrange: StealFrom: a Range cannot steal from itself")
+	}
+	if lo, hi, ok = v.steal1(r); ok {
+		r.Reset(lo, hi)
+	}
+	return lo, hi, ok
+}
+
+// steal1 implements TrySteal, with a span allocated for the CAS if thief is
+// nil, else taken from thief's blocks.
+func (r *Range) steal1(thief *Range) (lo, hi int, ok bool) {
+	r.step(stepStealLoad)
 	s := r.steal.Load()
-	step(stepStealLow)
+	r.step(stepStealLow)
 	l := r.low.Load()
 	if s.mid == s.end || l > s.mid {
 		return 0, 0, false // nothing stealable, or the owner has reached the steal range
 	}
-	n := carve(l, s.mid)
-	step(stepStealCAS)
+	var n *span
+	if thief == nil {
+		n = carve(l, s.mid)
+	} else {
+		n = thief.newSpan(carveMid(l, s.mid), s.mid)
+	}
+	r.step(stepStealCAS)
 	if !r.steal.CompareAndSwap(s, n) {
+		if thief != nil {
+			thief.unSpan()
+		}
 		return 0, 0, false // the owner or another thief changed the steal range first
 	}
 	return fromPos(s.mid), fromPos(s.end), true // the CAS commits the steal of [mid, end)
@@ -315,15 +379,35 @@ func (r *Range) Reset(lo, hi int) {
 		panic(fmt.Sprintf("stealrange: Reset(%d, %d): hi < lo", lo, hi))
 	}
 	pl, ph := toPos(lo), toPos(hi)
-	step(stepResetClose)
+	r.step(stepResetClose)
 	r.low.Store(math.MaxUint64) // close: every thief now sees low > mid
-	step(stepResetSet)
+	r.step(stepResetSet)
 	r.steal.Store(r.ownerCarve(pl, ph)) // set: stale spans can no longer win a CAS
-	step(stepResetOpen)
+	r.step(stepResetOpen)
 	r.low.Store(pl) // open: linearization point of Reset
 	r.limit = ph
 	r.next, r.ahead, r.seenMid = 0, 0, carveMid(pl, ph)
 	r.lastLo, r.lastHi = 0, 0
+}
+
+// Reuse makes r own [lo, hi) as New(lo, hi) would, reusing the spans r has
+// installed since it was made or last reused (see Allocation). A zero Range
+// may be reused too. Reuse panics if hi < lo, with a message naming both.
+//
+// Reuse is for Ranges that go out of use together, as the Ranges of one
+// parallel loop do once its workers have returned: every call on r, and on
+// every Range r stole from with StealFrom since r was made or last reused,
+// must have returned and synchronize before Reuse (as a WaitGroup's Wait
+// does), and none of those Ranges may be used again before its own Reuse.
+// They may hold spans of r that Reuse hands out again: a goroutine that
+// still held one could see it change, or win a CAS on it that stands for an
+// older state, and an index would be handed out twice.
+func (r *Range) Reuse(lo, hi int) {
+	if hi < lo {
+		panic(fmt.Sprintf("stealrange: Reuse(%d, %d): hi < lo", lo, hi))
+	}
+	r.blk, r.slot = 0, 0 // a new epoch: no goroutine holds a span of the last one
+	r.Reset(lo, hi)
 }
 
 // GiveBack hands back the indices [from, hi) of the batch [lo, hi) that the
@@ -354,18 +438,19 @@ func (r *Range) GiveBack(from int) {
 		panic(fmt.Sprintf("stealrange: GiveBack(%d): not within the last batch taken [%d, %d)",
 			from, fromPos(r.lastLo), fromPos(r.lastHi)))
 	}
-	step(stepGiveClose)
+	r.step(stepGiveClose)
 	r.low.Store(math.MaxUint64) // close: every thief now sees low > mid
 	for {
-		step(stepGiveLoad)
+		r.step(stepGiveLoad)
 		s := r.steal.Load()
-		step(stepGiveCAS)
+		r.step(stepGiveCAS)
 		if r.steal.CompareAndSwap(s, r.ownerCarve(p, s.end)) { // set: s.end >= lastHi >= from
 			r.seenMid = carveMid(p, s.end)
 			break
 		}
+		r.unSpan()
 	}
-	step(stepGiveOpen)
+	r.step(stepGiveOpen)
 	r.low.Store(p) // open: linearization point of GiveBack
 	r.next, r.ahead = 0, 0
 	r.lastLo, r.lastHi = 0, 0

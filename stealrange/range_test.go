@@ -186,3 +186,37 @@ func TestRemaining(t *testing.T) {
 	r.Reset(-5, 5)
 	check("Reset(-5, 5)", 10)
 }
+
+// TestReusedRangesDoNotAllocate: a pair of Ranges reused for run after run,
+// one owner taking (shrinking its steal range), giving back and stealing
+// from the other with StealFrom until nothing is left, allocates nothing
+// once their blocks hold what one run installs.
+func TestReusedRangesDoNotAllocate(t *testing.T) {
+	var a, b Range
+	steals := 0
+	run := func() {
+		a.Reuse(0, 500)
+		b.Reuse(500, 1000)
+		steals = 0
+		for {
+			lo, hi, ok := a.TryTake(3)
+			if !ok {
+				if _, _, ok := a.StealFrom(&b); !ok {
+					break
+				}
+				steals++
+				continue
+			}
+			if lo%2 == 0 && hi-lo > 1 {
+				a.GiveBack(lo + 1)
+			}
+		}
+	}
+	run()
+	if steals < 10 {
+		t.Fatalf("a run made %d steals; want a run that installs many spans", steals)
+	}
+	if got := testing.AllocsPerRun(20, run); got != 0 {
+		t.Errorf("a reused pair of Ranges allocates %v times per run; want 0", got)
+	}
+}

@@ -17,11 +17,15 @@ func toPos(i int) uint64 { return uint64(int64(i)) ^ signBit }
 func fromPos(p uint64) int { return int(int64(p ^ signBit)) }
 
 // span is one steal range, [mid, end) in position space. A span is immutable
-// once published: every change to a Range's steal range installs a freshly
-// allocated span with CompareAndSwap, so pointer identity says which version a
-// goroutine read. The garbage collector keeps a span alive, and its address
-// unused, for as long as any goroutine holds a pointer to it, so a stale
-// thief's CAS can never succeed against a recycled address: there is no ABA.
+// while installed: every change to a Range's steal range installs a fresh
+// span with CompareAndSwap or Store, so pointer identity says which version a
+// goroutine read. Fresh means not installed before in the current epoch of
+// the Range that handed it out (see newSpan): within an epoch no address is
+// installed twice, and an epoch ends only at Reuse, when no goroutine holds a
+// span of it any more, so a stale thief's CAS can never succeed against a
+// recycled address: there is no ABA. TrySteal's spans are allocated, and the
+// garbage collector keeps each address unused while any pointer to it is
+// held.
 //
 // end is where the Range's items end: positions at or above end have been
 // stolen (or were never part of the range). mid == end means nothing is

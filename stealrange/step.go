@@ -1,7 +1,7 @@
 package stealrange
 
 // A step names one atomic operation of the protocol. Before each, Range calls
-// step, which does nothing unless a test has installed stepHook: the stress
+// its step method, which does nothing unless a test has installed stepHook: the stress
 // tests use it to inject preemption between atomic steps, and the
 // interleaving tests to run real Ranges under a deterministic scheduler.
 type stepKind uint8
@@ -24,11 +24,12 @@ const (
 )
 
 // stepHook is nil outside tests. Tests set it before starting the goroutines
-// that use the Ranges under test and clear it after they have stopped.
-var stepHook func(stepKind)
+// that use the Ranges under test and clear it after they have stopped. It
+// gets the Range whose shared words the step accesses.
+var stepHook func(*Range, stepKind)
 
-func step(k stepKind) {
+func (r *Range) step(k stepKind) {
 	if stepHook != nil {
-		stepHook(k)
+		stepHook(r, k)
 	}
 }

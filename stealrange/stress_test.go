@@ -13,25 +13,32 @@ import (
 
 // stealLoop runs a full work-stealing loop over [lo, hi) with w workers and
 // returns how often each index was handed out. Each worker owns a Range over
-// its static block, drains it in batches of random size (now and then
-// processing only a prefix of a batch and giving the rest back), then steals from
-// random victims and Resets its own Range to the stolen chunk, so that others
-// can steal from it in turn. Workers stop when every index has been handed
+// its static block, made with New, drains it in batches of random size (now
+// and then processing only a prefix of a batch and giving the rest back),
+// then steals from random victims and owns the stolen chunk, so that others
+// can steal from it in turn: half the time with TrySteal and a Reset of its
+// own Range, half the time with StealFrom. Workers stop when every index has been handed
 // out, as soon as one has been handed out twice (then the count of handouts
 // may pass n without ever equalling it), or when nothing has been handed
 // out for stallFor (an index lost: the count never reaches n), so that the
 // check after the loop fails instead of the test hanging.
 func stealLoop(t *testing.T, lo, hi, w int, seed uint64) (counts []uint32, steals int64) {
 	t.Helper()
-	n := hi - lo
+	ranges := make([]*Range, w)
+	for i := range ranges {
+		ranges[i] = New(lo+(hi-lo)*i/w, lo+(hi-lo)*(i+1)/w)
+	}
+	return stealLoopOn(ranges, lo, hi, seed)
+}
+
+// stealLoopOn is stealLoop on the given Ranges, one per worker, which own
+// their blocks of [lo, hi) already.
+func stealLoopOn(ranges []*Range, lo, hi int, seed uint64) (counts []uint32, steals int64) {
+	n, w := hi-lo, len(ranges)
 	counts = make([]uint32, n)
 	var done atomic.Int64   // indices handed out so far
 	var stolen atomic.Int64 // successful steals
 	var twice atomic.Bool   // some index was handed out more than once
-	ranges := make([]*Range, w)
-	for i := range ranges {
-		ranges[i] = New(lo+n*i/w, lo+n*(i+1)/w)
-	}
 	record := func(a, b int) {
 		for j := a; j < b; j++ {
 			if atomic.AddUint32(&counts[j-lo], 1) > 1 {
@@ -80,7 +87,12 @@ func stealLoop(t *testing.T, lo, hi, w int, seed uint64) (counts []uint32, steal
 					if v == own {
 						continue
 					}
-					if a, b, ok := v.TrySteal(); ok {
+					if rng.IntN(2) == 0 {
+						if _, _, ok := own.StealFrom(v); ok {
+							stolen.Add(1)
+							break
+						}
+					} else if a, b, ok := v.TrySteal(); ok {
 						stolen.Add(1)
 						own.Reset(a, b)
 						break
@@ -110,7 +122,7 @@ func checkExactlyOnce(t *testing.T, name string, lo int, counts []uint32) {
 // injectPreemption makes every atomic step of the protocol yield the
 // processor with probability 1/p, for the duration of the test.
 func injectPreemption(t *testing.T, p uint) {
-	stepHook = func(stepKind) {
+	stepHook = func(*Range, stepKind) {
 		if rand.UintN(p) == 0 {
 			runtime.Gosched()
 		}
@@ -173,5 +185,35 @@ func TestStealLoopLarge(t *testing.T) {
 		counts, steals := stealLoop(t, 0, n, w, 7)
 		checkExactlyOnce(t, name, 0, counts)
 		t.Logf("%s: %d successful steals", name, steals)
+	}
+}
+
+// TestStealLoopReusesRanges: the same with one set of Ranges reused with
+// Reuse for trial after trial, after every worker of the trial before has
+// returned, as partition's runs are: spans installed in one trial are
+// installed again in the next, and every index is still handed out exactly
+// once.
+func TestStealLoopReusesRanges(t *testing.T) {
+	injectPreemption(t, 4)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, w := range []int{2, 3, 8} {
+		ranges := make([]*Range, w)
+		for i := range ranges {
+			ranges[i] = new(Range)
+		}
+		var steals int64
+		for trial := range 300 {
+			n := []int{0, 1, 5, rng.IntN(64), rng.IntN(2000)}[trial%5]
+			lo := int(rng.Int64N(1000)) - 500
+			for i, r := range ranges {
+				r.Reuse(lo+n*i/w, lo+n*(i+1)/w)
+			}
+			counts, s := stealLoopOn(ranges, lo, lo+n, uint64(trial))
+			checkExactlyOnce(t, fmt.Sprintf("%d workers, trial %d: [%d, %d)", w, trial, lo, lo+n), lo, counts)
+			steals += s
+		}
+		if steals == 0 {
+			t.Errorf("%d workers: no steal succeeded in 300 trials: the test did not exercise stealing", w)
+		}
 	}
 }
