@@ -38,7 +38,10 @@ func (p cursorPartitioner) Name() string { return p.name }
 
 func (p cursorPartitioner) Start(lo, hi, workers int) Run {
 	checkStart(p.name, lo, hi, workers)
-	return &cursorRun{p: p, lo: lo, n: size(lo, hi), div: 2 * uint64(workers)}
+	r := newCursorRun()
+	r.p, r.lo, r.n, r.div = p, lo, size(lo, hi), 2*uint64(workers)
+	r.off.Store(0)
+	return r
 }
 
 type cursorRun struct {

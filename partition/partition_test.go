@@ -27,7 +27,8 @@ func all() []partition.Partitioner {
 }
 
 // handOut drives a run with w concurrent workers and counts how often each
-// index of [lo, lo+n) was handed out.
+// index of [lo, lo+n) was handed out. Then it releases the run, as pfor
+// does, so that the next run of its kind reuses it.
 func handOut(p partition.Partitioner, lo, n, w int) ([]int32, error) {
 	counts := make([]int32, n)
 	run := p.Start(lo, lo+n, w)
@@ -59,6 +60,9 @@ func handOut(p partition.Partitioner, lo, n, w int) ([]int32, error) {
 		}()
 	}
 	wg.Wait()
+	if r, ok := run.(partproto.Releaser); ok {
+		r.Release()
+	}
 	return counts, bad
 }
 

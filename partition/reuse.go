@@ -8,20 +8,23 @@ import (
 )
 
 // Reuse of runs. A stealing run holds a Range per worker, and each Range
-// allocates the spans it installs in slabs; a static run holds a flag per
-// worker. A driver that knows when a run is over (pfor does: every worker
-// has returned) calls its Release, and a later Start of the same kind takes
-// it back from a pool, Ranges and slabs included, so that a parallel call
+// owns the spans it installs, in its own blocks and in the Ranges it steals
+// from; a static run holds a flag per worker; a cursor run is one struct. A
+// driver that knows when a run is over (pfor does: every worker has
+// returned) calls its Release, and a later Start of the same kind takes it
+// back from a pool, Ranges and their spans included, so that a parallel call
 // allocates nothing for its run once the pool holds one large enough. A
 // released run must not be used again: the next Start hands it out anew.
 //
 // Why it is safe for the lock-free Ranges: a span's address identifies it
 // only while a goroutine may still compare against it, that is while a
-// worker of the run may run TrySteal or a take. Release comes after every
-// worker's last call, and a reused Range keeps taking fresh spans from its
-// slab, so no span is installed twice even across runs.
+// worker of the run may steal or take. Release comes after every worker's
+// last call, the pool's Put and Get order it before the next Start, and
+// Start reuses every Range of the run (stealrange's Reuse) before any
+// worker runs: the Ranges of one run go out of use together, as Reuse
+// requires, since workers steal only from the Ranges of their own run.
 
-var stealRuns, staticRuns sync.Pool
+var stealRuns, staticRuns, cursorRuns sync.Pool
 
 // newStealRun returns a run with workers workers' state, from the pool if
 // it holds one with room for them. The caller sets every field.
@@ -57,10 +60,22 @@ func newStaticRun(workers int) *staticRun {
 // Release returns r to the pool for a later Start, as stealRun's does.
 func (r *staticRun) Release() { staticRuns.Put(r) }
 
+// newCursorRun is newStealRun for cursor runs.
+func newCursorRun() *cursorRun {
+	if r, ok := cursorRuns.Get().(*cursorRun); ok {
+		return r
+	}
+	return new(cursorRun)
+}
+
+// Release returns r to the pool for a later Start, as stealRun's does.
+func (r *cursorRun) Release() { cursorRuns.Put(r) }
+
 // The protocol pfor and the simulator find on the runs.
 var (
 	_ partproto.SplittingRun = (*stealRun)(nil)
 	_ partproto.Releaser     = (*stealRun)(nil)
 	_ partproto.Releaser     = (*staticRun)(nil)
+	_ partproto.Releaser     = (*cursorRun)(nil)
 	_ partproto.Adaptive     = stealing{}
 )

@@ -111,7 +111,7 @@ func (p stealing) Start(lo, hi, workers int) Run {
 	for w := range r.ws {
 		me := &r.ws[w]
 		a, b := block(n, w, workers)
-		me.own.Reset(at(lo, a), at(lo, b))
+		me.own.Reuse(at(lo, a), at(lo, b))
 		me.workerState = workerState{rng: p.o.Seed ^ (uint64(w)+1)*0x9e3779b97f4a7c15, batch: int(grain)}
 		if r.adaptive {
 			me.batch = int(min(max((b-a)/32, 1), maxFirstBatch))
@@ -390,12 +390,11 @@ func (r *stealRun) steal(w int) bool {
 		for ; word != 0 && tries < r.probes; word &= word - 1 {
 			v := k*64 + bits.TrailingZeros64(word)
 			tries++
-			lo, hi, ok := r.ws[v].own.TrySteal()
+			_, _, ok := me.own.StealFrom(&r.ws[v].own) // Next lists w after its take
 			if r.ws[v].own.Stealable() == 0 {
 				r.unlist(v)
 			}
 			if ok {
-				me.own.Reset(lo, hi) // Next lists w after its take
 				me.stolen = true
 				if r.adaptive {
 					me.batch = 1 // items from elsewhere in the loop, of unknown cost
