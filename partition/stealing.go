@@ -122,7 +122,7 @@ func (p stealing) Start(lo, hi, workers int) Run {
 }
 
 // stealRun is one run of the stealing partitioners. ws[w] is touched by w's
-// driver only, except ws[v].own.TrySteal, which any worker uses; hungry and
+// driver only, except ws[v].own, which any worker steals from; hungry and
 // holding are counted by every worker.
 type stealRun struct {
 	ws       []stealWorker
