@@ -148,10 +148,10 @@ type Range struct {
 	_ [128 - 104]byte
 }
 
-// maxSlab is how many spans a block holds at most. The first block holds 2,
+// maxBlock is how many spans a block holds at most. The first block holds 2,
 // and each next one twice as many as the one before, so that the many
 // short-lived ranges of short parallel calls allocate little.
-const maxSlab = 16
+const maxBlock = 16
 
 // newSpan returns a span [mid, end) for the owner to install: the next one
 // of r's blocks not used in this epoch, allocating a block if none is left.
@@ -167,7 +167,7 @@ func (r *Range) newSpan(mid, end uint64) *span {
 	if r.blk == len(r.blocks) {
 		n := 2
 		if r.blk > 0 {
-			n = min(2*len(r.blocks[r.blk-1]), maxSlab)
+			n = min(2*len(r.blocks[r.blk-1]), maxBlock)
 		}
 		r.blocks = append(r.blocks, make([]span, n))
 	}
