@@ -10,13 +10,14 @@ import (
 
 // simulate drives run in virtual time as pfor drives it: the worker with
 // the smallest clock acts next; its clock advances by the cost of the items
-// it processes plus a fixed cost per Next. A range from a SplittingRun is
-// processed in pieces of split.Piece items, and after each piece the worker gives back the rest
-// if another worker is hungry; a worker whose Next finds nothing polls again
+// it processes plus a fixed cost per Next (perNext) and per call of the body
+// (perPiece). A range from a SplittingRun is processed in pieces of
+// split.Piece items, and after each piece the worker gives back the rest if
+// another worker is hungry; a worker whose Next finds nothing polls again
 // (after perNext) while Idle says others hold ranges. It returns the
 // makespan (the last worker's finish). clock is the virtual time the
 // adaptive partitioner reads.
-func simulate(run partition.Run, workers int, cost func(i int) int64, perNext int64, clock *int64) int64 {
+func simulate(run partition.Run, workers int, cost func(i int) int64, perNext, perPiece int64, clock *int64) int64 {
 	split, _ := run.(partproto.SplittingRun)
 	t := make([]int64, workers)
 	done := make([]bool, workers)
@@ -34,6 +35,7 @@ func simulate(run partition.Run, workers int, cost func(i int) int64, perNext in
 			if split != nil {
 				end = lo + min(cur[w][2], hi-lo)
 			}
+			t[w] += perPiece
 			for i := lo; i < end; i++ {
 				t[w] += cost(i)
 			}
@@ -66,6 +68,14 @@ func simulate(run partition.Run, workers int, cost func(i int) int64, perNext in
 	}
 	return makespan
 }
+
+// perNext and perPiece are what the simulations charge for a Next (a take
+// and, for Auto, a clock reading) and for a call of the body on a piece, in
+// ns: of the order of what the benchmarks' simulator calibrates for them.
+const (
+	perNext  = 60
+	perPiece = 20
+)
 
 // shapes are cost profiles (ns per item) with the heavy work in different
 // places: where it sits must not matter to the default partitioner.
@@ -118,9 +128,9 @@ func TestAutoBalancesEveryShape(t *testing.T) {
 		for _, workers := range []int{2, 3, 8, 16, 32} {
 			var clock int64
 			auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})
-			got := simulate(auto.Start(0, n, workers), workers, cost, 60, &clock)
+			got := simulate(auto.Start(0, n, workers), workers, cost, perNext, perPiece, &clock)
 			ideal := total / int64(workers)
-			st := simulate(partition.Static().Start(0, n, workers), workers, cost, 60, &clock)
+			st := simulate(partition.Static().Start(0, n, workers), workers, cost, perNext, perPiece, &clock)
 			limit := ideal + ideal/20 + most
 			if workers > 3 {
 				limit = ideal + ideal/10 + most
@@ -143,7 +153,7 @@ func TestSimulatorCatchesImbalance(t *testing.T) {
 		total += cost(i)
 	}
 	var clock int64
-	got := simulate(partition.Static().Start(0, n, 2), 2, cost, 60, &clock)
+	got := simulate(partition.Static().Start(0, n, 2), 2, cost, perNext, perPiece, &clock)
 	if ratio := float64(got) / float64(total/2); ratio < 1.8 {
 		t.Errorf("static on tailheavy: %.2f x ideal; the simulator should show about 2x", ratio)
 	}
@@ -175,8 +185,9 @@ func TestAutoScalesToManyWorkers(t *testing.T) {
 		for _, workers := range []int{64, 256} {
 			var clock int64
 			auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})
-			got := simulate(auto.Start(0, n, workers), workers, cost, 60, &clock)
-			guided := simulate(partition.Guided(1).Start(0, n, workers), workers, cost, 60, &clock)
+			got := simulate(auto.Start(0, n, workers), workers, cost, perNext, perPiece, &clock)
+			guided := simulate(partition.Guided(1).Start(0, n, workers), workers, cost, perNext, perPiece, &clock)
+			st := simulate(partition.Static().Start(0, n, workers), workers, cost, perNext, perPiece, &clock)
 			ideal := total / int64(workers)
 			limit := ideal * 3 / 2
 			switch name {
@@ -188,7 +199,7 @@ func TestAutoScalesToManyWorkers(t *testing.T) {
 			if got > limit {
 				t.Errorf("%s, %d workers: auto makespan %d ns; want at most %d (ideal %d)", name, workers, got, limit, ideal)
 			}
-			t.Logf("%-10s %3d workers: auto %.3f x ideal, guided %.3f x ideal", name, workers, float64(got)/float64(ideal), float64(guided)/float64(ideal))
+			t.Logf("%-10s %3d workers: auto %.3f x ideal, guided %.3f x ideal, static %.3f x ideal", name, workers, float64(got)/float64(ideal), float64(guided)/float64(ideal), float64(st)/float64(ideal))
 		}
 	}
 }
