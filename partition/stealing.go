@@ -28,7 +28,7 @@ func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 // 250 ns), never more than twice the previous batch and never less than a
 // quarter of it; after a give-back or a steal it starts again from one item. Workers
 // that find nothing to steal keep polling while any worker holds a range,
-// and a worker that has held its range for over 20 µs while others wait or
+// and a worker that has held its range for over 2 µs while others wait or
 // steal from its range gives the rest back to them, where the run's driver
 // processes ranges in pieces (pfor does).
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
@@ -70,6 +70,7 @@ const (
 	pieceBudget   = 4_000  // ns: a piece should take at least pieceBudget/workers (see pieceSize)
 	maxPieces     = 16     // pieces per range at most
 	targetBatch   = 10_000 // ns an adaptive batch should take
+	minHold       = 2_000  // ns a range is held before a give-back (see Hungry)
 	minHalfBatch  = 250    // ns: an adaptive batch may exceed half its range to take this long
 	maxBatch      = 1 << 16
 	maxFirstBatch = 32
@@ -208,13 +209,21 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	}
 }
 
-// Hungry reports whether w has held its range for over 2*targetBatch while
+// Hungry reports whether w has held its range for over minHold while
 // another worker waits in Idle or has stolen from w's range since w's Next:
 // the thieves found work there, and what w's batch holds is hidden from
 // them. Only then does it read the clock.
+//
+// minHold is a small part of a batch. A batch is sized for targetBatch so
+// that its take and its clock reading are a small part of it, not so that
+// the others wait for it: with many workers, a worker's share of a loop is
+// a few batches, and one that holds a batch for most of targetBatch while
+// the others wait costs each of them that long (the last batches of a
+// triangular loop, the dearest). minHold only keeps a worker from giving
+// back a range it has just taken, which the others would steal in turn.
 func (r *stealRun) Hungry(w int) bool {
 	me := &r.ws[w]
-	return (r.hungry.Load() > 0 || me.own.Remaining() < me.left) && r.clock()-me.last > 2*targetBatch
+	return (r.hungry.Load() > 0 || me.own.Remaining() < me.left) && r.clock()-me.last > minHold
 }
 
 func (r *stealRun) GiveBack(w, from int) {
