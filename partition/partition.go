@@ -28,14 +28,15 @@
 // wrong measurement does not depend on one. A batch sized from cheap items
 // can reach dear ones, so it holds at most half of what its worker's range
 // has left, and pfor runs it in pieces between which the worker hands the
-// rest back to idle workers and to thieves that took from its range; idle
-// workers keep looking while any worker holds a range, and try only the
-// workers listed as holding items to steal. With many workers, whose ranges
-// are a few items each, the dearest items are thus spread rather than left
-// behind in a few batches. A worker descheduled mid-batch (a busy machine)
-// measures its items as dear: that shrinks its next batch 4x at most, the
-// batch regrows 2x per measurement, and what it held while away is given
-// back to the others as soon as it runs again.
+// rest back to idle workers and to thieves that took from its range, soon
+// after they ask rather than when the batch would end; idle workers keep
+// looking while any worker holds a range, and try only the workers listed
+// as holding items to steal. With many workers, whose ranges are a few
+// items each, the dearest items are thus spread rather than left behind in
+// a few batches. A worker descheduled mid-batch (a busy machine) measures
+// its items as dear: that shrinks its next batch 4x at most, the batch
+// regrows 2x per measurement, and what it held while away is given back to
+// the others as soon as it runs again.
 package partition
 
 // A Partitioner decides how the indices of a parallel loop are divided among
