@@ -58,7 +58,7 @@ func TestScanMatchesSequential(t *testing.T) {
 			lengths := []int{0, 1, 2, 3, 1023, 1<<15 - 1, 1 << 15, 100_003}
 			if shrunk {
 				defer shrinkScan()()
-				lengths = []int{0, 1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 17, 31, 64, 100, 257}
+				lengths = []int{0, 1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 17, 31, 39, 40, 41, 64, 79, 80, 81, 100, 121, 257}
 			}
 			for _, n := range lengths {
 				checkScan(t, n)
@@ -102,6 +102,46 @@ func firstDiff[T comparable](got, want []T) int {
 		}
 	}
 	return -1
+}
+
+// An affine is the map x -> a*x + b on uint64, wrapping. Composing two
+// (then) is associative, not commutative and exact: a prefix of affines
+// shows any element combined out of order, twice or not at all.
+type affine struct{ a, b uint64 }
+
+func then(f, g affine) affine { return affine{g.a * f.a, g.a*f.b + g.b} }
+
+// TestScanLongMatchesSequential: Scan and ScanExclusive of affines equal
+// the sequential loop's result, element by element, with the real plan's
+// sizes, from the shortest parallel scan to a long one, under workers 1 to
+// 3 and two partitioners.
+func TestScanLongMatchesSequential(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	in := make([]affine, 300_007)
+	for i := range in {
+		in[i] = affine{r.Uint64() | 1, r.Uint64()}
+	}
+	id := affine{1, 0}
+	var configs [][]Option
+	for _, w := range []int{1, 2, 3} {
+		for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
+			configs = append(configs, []Option{WithWorkers(w), WithPartitioner(p)})
+		}
+	}
+	for _, n := range []int{scanSequential, scanSequential + 1, scanSequential + 2, len(in)} {
+		for _, inclusive := range []bool{true, false} {
+			want := refScan(in[:n], id, then, inclusive)
+			scan := Scan[affine]
+			if !inclusive {
+				scan = ScanExclusive[affine]
+			}
+			for _, opts := range configs {
+				if i := firstDiff(scan(in[:n], id, then, opts...), want); i >= 0 {
+					t.Fatalf("n=%d inclusive=%v with %d workers: out[%d] differs from the sequential scan's", n, inclusive, configure("Scan", opts).workers, i)
+				}
+			}
+		}
+	}
 }
 
 // TestScanDeterministic: a float prefix sum is the same bit for bit in
