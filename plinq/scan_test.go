@@ -1,10 +1,16 @@
 package plinq_test
 
 import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
+	"github.com/stealkit/stealkit/pfor"
 	"github.com/stealkit/stealkit/plinq"
 )
 
@@ -35,6 +41,87 @@ func TestScanParallel(t *testing.T) {
 				t.Fatalf("inclusive=%v with %d options: the scan differs from the sequential one", inclusive, len(opts))
 			}
 		}
+	}
+}
+
+// TestScanIsPforScan: Scan and ScanExclusive of a slice source give
+// pfor.Scan's and pfor.ScanExclusive's results bit for bit, for a float sum
+// long enough for the parallel plan, whatever the workers.
+func TestScanIsPforScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	s := make([]float64, 700_001)
+	for i := range s {
+		s[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(12)))
+	}
+	add := func(a, b float64) float64 { return a + b }
+	incl, excl := pfor.Scan(s, 0, add), pfor.ScanExclusive(s, 0, add)
+	for _, w := range []int{1, 2, 3} {
+		q := plinq.From(s).With(pfor.WithWorkers(w))
+		if got := must(plinq.Scan(q, 0, add).ToSlice()); !slices.Equal(got, incl) {
+			t.Errorf("Scan with %d workers differs from pfor.Scan", w)
+		}
+		if got := must(plinq.ScanExclusive(q, 0, add).ToSlice()); !slices.Equal(got, excl) {
+			t.Errorf("ScanExclusive with %d workers differs from pfor.ScanExclusive", w)
+		}
+	}
+}
+
+// TestScanCanceled: a Scan whose context is done before the run calls op
+// never and returns the context's error; one whose op cancels the context
+// midway returns the context's error and no elements.
+func TestScanCanceled(t *testing.T) {
+	s := make([]int, 1<<17)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var calls atomic.Int64
+	add := func(a, b int) int { calls.Add(1); return a + b }
+	if got, err := plinq.Scan(plinq.From(s).WithContext(ctx), 0, add).ToSlice(); got != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("Scan with a canceled context = %d elements, %v; want none, context.Canceled", len(got), err)
+	}
+	if c := calls.Load(); c != 0 {
+		t.Errorf("Scan with a canceled context called op %d times; want 0", c)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	cancelAt := func(a, b int) int {
+		if calls.Add(1) == 1000 {
+			cancel()
+		}
+		return a + b
+	}
+	q := plinq.From(s).WithContext(ctx).With(pfor.WithWorkers(2))
+	if got, err := plinq.ScanExclusive(q, 0, cancelAt).ToSlice(); got != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("ScanExclusive canceled by op = %d elements, %v; want none, context.Canceled", len(got), err)
+	}
+}
+
+// TestScanPanics: a panic in op, on a worker or where the caller combines
+// the carries, reaches the caller of the terminal operation as a
+// *pfor.PanicError holding the value.
+func TestScanPanics(t *testing.T) {
+	s := make([]int, 1<<17)
+	for i := range s {
+		s[i] = 1
+	}
+	for name, op := range map[string]func(a, b int) int{
+		"op on a worker": func(a, b int) int { panic(errBoom) },
+		"op in the carries": func(a, b int) int {
+			if b > 1 { // only a block's fold is more than 1
+				panic(errBoom)
+			}
+			return a + b
+		},
+	} {
+		func() {
+			defer func() {
+				v := recover()
+				if pe, ok := v.(*pfor.PanicError); !ok || !errors.Is(pe, errBoom) {
+					t.Errorf("Scan with a panicking %s: recovered %T %v; want a *pfor.PanicError of errBoom", name, v, v)
+				}
+			}()
+			plinq.Scan(plinq.From(s).With(pfor.WithWorkers(2)), 0, op).ToSlice()
+		}()
 	}
 }
 
