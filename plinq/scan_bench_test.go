@@ -24,7 +24,9 @@ func mul4(a, b mat4) mat4 {
 // BenchmarkScan: plinq.Scan(From(s)).ToSlice against the sequential loop,
 // as pfor's BenchmarkScan: op=sum the memory-bound prefix sum of 16M int64,
 // op=mat4 a prefix product of 1M 4x4 matrices. impl=sequential calls the
-// combine directly, impl=sequential-func through a func value.
+// combine directly, impl=sequential-func through a func value. A slice
+// source is collected for free and scanned by pfor.Scan, so pfor's
+// BenchmarkScan states the bounds that frame impl=plinq too.
 //
 //	go test -run '^$' -bench 'Scan$' -count 6 ./plinq/ | benchstat -col /impl -
 func BenchmarkScan(b *testing.B) {
