@@ -6,7 +6,7 @@ import (
 )
 
 // Do calls every function in fns and returns when all have returned: in
-// parallel where workers of the task pool are free to take them, else one
+// parallel where workers of the pool are free to take them, else one
 // after another on the calling goroutine. It is Join for more than two
 // functions, with the contract of Rayon's join and oneTBB's
 // parallel_invoke: the functions may run one after another, in any order,
@@ -54,8 +54,8 @@ func Do(fns ...func()) {
 	// impl=goroutine against impl=do); whether a worker "is free" cannot be
 	// known either without a claim on each function. Where functions must
 	// run at the same time, goroutines are the tool.
-	w := taskSched.acquire()
-	defer taskSched.release(w)
+	w := thePool.acquire()
+	defer thePool.release(w)
 	c := &w.do
 	defer c.reset()
 	// Thieves read the functions from the guest, which outlives the call:

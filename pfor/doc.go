@@ -3,8 +3,8 @@
 //	pfor.Range(0, n, func(i int) { out[i] = f(in[i]) })
 //
 // is a for loop whose iterations run on several goroutines: the caller's and
-// helpers from a warm pool shared by every call, one worker per GOMAXPROCS by
-// default. How the index space is divided among workers is a
+// workers of a warm pool shared by every call of the package, one worker per
+// GOMAXPROCS by default. How the index space is divided among workers is a
 // partition.Partitioner; the default, partition.Auto, starts each worker on a
 // contiguous block and balances the rest by work stealing with batches sized
 // to about 10 µs, so it is as fast as a hand-written static loop on even work
@@ -24,16 +24,19 @@
 // that return errors; the first error, or the context's, stops new chunks
 // from starting and is returned.
 //
-// Nesting: a body may itself call pfor. The caller of every call takes part
-// in its own work and never waits for a helper that has not started, so
-// nested calls cannot deadlock, and they share the one pool: nesting depth
-// does not multiply goroutines.
+// One pool: loops and tasks (Join, Do, Group, futures, Sort) run on the
+// same GOMAXPROCS-1 pool workers. Nesting: a body may itself call pfor,
+// fork tasks or wait for them, and a task may run loops, to any depth. The
+// caller of every call takes part in its own work and never waits for a
+// helper that has not started,
+// so nested calls cannot deadlock, and they share the one pool: nesting
+// depth does not multiply goroutines.
 //
-// Helpers spin for 50 µs after their last work, so loops called back to
-// back do not pay an OS wake-up each time, and then park without using CPU.
-// A call has at most one worker slot per item (per grain, with WithGrain),
-// and helpers beyond GOMAXPROCS-1, started for a call that asked for more
-// workers, exit once idle.
+// Idle workers search for work for 50 µs after their last, so loops called
+// back to back do not pay an OS wake-up each time, and then sleep without
+// using CPU. A call has at most one worker slot per item (per grain, with
+// WithGrain); a call that asks for more workers than GOMAXPROCS gets extra
+// helpers, which exit once idle.
 //
 // Busy neighbours: when another process keeps a core busy, the operating
 // system takes the pool's threads off their cores now and then. A caller
@@ -55,8 +58,8 @@
 // # Fork-join: which call for what
 //
 // Work that creates work as it goes (recursion, tree search, subdivision)
-// runs on a second pool, of tasks on per-worker work-stealing deques. Pick
-// the call by the shape of the work:
+// runs as tasks on the pool workers' work-stealing deques. Pick the call by
+// the shape of the work:
 //
 //   - Two things at once, joined at once: Join(a, b). It works from
 //     anywhere. Inside a task, which gets a *Worker, w.Join(a, b) and
@@ -69,7 +72,7 @@
 //   - A result wanted later, collected by someone else or in another
 //     order: a future (Go and Wait outside a task, Spawn and Get inside).
 //   - A loop, a map or a reduction over an index range: Range, Map,
-//     MapIndexed, Reduce, ReduceRange, on the loop pool, not these.
+//     MapIndexed, Reduce, ReduceRange, not these.
 //   - Sorting: Sort and SortStableFunc.
 //
 // Join, Both and Do are fork-join in the sense of Rayon's join and

@@ -6,11 +6,12 @@ import (
 	"time"
 )
 
-// Helpers reports how many helper goroutines the pool has running.
+// Helpers reports how many helper goroutines the pool has running: its
+// workers and its extra helpers.
 func Helpers() int {
 	thePool.mu.Lock()
 	defer thePool.mu.Unlock()
-	return thePool.helpers
+	return int(thePool.live.Load()) + thePool.nextra
 }
 
 // ClaimsPastFullJob posts a job of 2 slots whose slots are all claimed, as a
@@ -22,7 +23,7 @@ func ClaimsPastFullJob(rounds int) int {
 	j.claims.Store(2<<32 | 2)
 	e := thePool.post(j, 0)
 	for range rounds {
-		if k, _ := thePool.claim(); k == j {
+		if k, _ := thePool.claim(0); k == j {
 			panic("pfor: claim handed out a slot of a full job")
 		}
 	}

@@ -2,7 +2,7 @@ package pfor
 
 // A Future is the result of a task started with Spawn, to be collected
 // with Get: the futures of Herlihy and Shavit's thread pools (a Java
-// Future from ExecutorService.submit), on the task pool.
+// Future from ExecutorService.submit), on the pool.
 //
 // Futures are for what Join and Both cannot express: the results are
 // collected in any order, possibly more than once, by a caller that need
@@ -32,7 +32,7 @@ type future[T any] struct {
 	val T
 }
 
-// Spawn starts f as a task on the task pool and returns its Future. It is
+// Spawn starts f as a task on the pool and returns its Future. It is
 // Worker.Go for a task with a result: called from a task, with that task's
 // Worker w, it pushes f onto w's deque, where w runs it when it is next idle
 // (in Get at the latest) unless another worker steals it first; called
@@ -103,7 +103,7 @@ func (f *FutureErr[T]) Get(w *Worker) (T, error) {
 	return f.get(w, "FutureErr.Get")
 }
 
-// Go starts f as a task on the task pool and returns its Future, to be
+// Go starts f as a task on the pool and returns its Future, to be
 // collected with Wait: Spawn for a caller that holds no Worker (outside the
 // pool, or in a function given to Join, Do or Range) and a function that
 // needs none. f is queued for the first idle worker, as Group.Go queues a

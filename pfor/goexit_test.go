@@ -14,10 +14,11 @@ import (
 )
 
 // onHelper reports whether the calling goroutine is one of the pool's
-// helpers.
+// helpers: a pool worker or an extra helper.
 func onHelper() bool {
 	buf := make([]byte, 8192)
-	return strings.Contains(string(buf[:runtime.Stack(buf, false)]), "(*pool).helper")
+	stack := string(buf[:runtime.Stack(buf, false)])
+	return strings.Contains(stack, "pfor.(*Worker).loop(") || strings.Contains(stack, "pfor.(*pool).extra(")
 }
 
 // slowSlot0 makes slot 0 of a 2-item Static call wait, up to a deadline,
@@ -37,11 +38,12 @@ func slowSlot0(body func(i int)) func(i int) {
 	}
 }
 
-// helperGoroutines counts the goroutines running the pool's helper loop.
+// helperGoroutines counts the goroutines running the loop of a pool worker
+// or of an extra helper.
 func helperGoroutines() int {
 	var buf bytes.Buffer
 	pprof.Lookup("goroutine").WriteTo(&buf, 2)
-	return strings.Count(buf.String(), "pfor.(*pool).helper(")
+	return strings.Count(buf.String(), "pfor.(*Worker).loop(") + strings.Count(buf.String(), "pfor.(*pool).extra(")
 }
 
 // TestGoexitOnHelper: a body that calls runtime.Goexit on a helper (as

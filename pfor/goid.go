@@ -29,7 +29,7 @@ func goid() uint64 {
 // task. A worker's gid is that of the goroutine using it, or 0; its cur is
 // read only when that goroutine is the caller's.
 func waitsForItself(gid uint64, g *Group) bool {
-	for _, v := range *taskSched.victims.Load() {
+	for _, v := range *thePool.victims.Load() {
 		if v.gid.Load() == gid && v.cur != nil && v.cur.g == g {
 			return true
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/stealkit/stealkit/internal/sched"
 )
 
-// A Group is a set of tasks on the task pool that may spawn more tasks into
+// A Group is a set of tasks on the pool that may spawn more tasks into
 // the group, from any depth, and a way to wait for all of them: errgroup's
 // shape on work-stealing deques.
 //
@@ -94,7 +94,7 @@ func (g *Group) Go(f func(w *Worker) error) {
 	}
 	t := (*Worker)(nil).newGroupTask(g)
 	t.f = f
-	taskSched.injectTask(&t.task)
+	thePool.injectTask(&t.task)
 }
 
 // Wait runs tasks, and sleeps when it finds none, until every task of g has
@@ -114,8 +114,8 @@ func (g *Group) Go(f func(w *Worker) error) {
 // Do or Future.Wait took from another goroutine's deque is not found.
 func (g *Group) Wait() error {
 	defer g.done()
-	w := taskSched.acquire()
-	defer taskSched.release(w)
+	w := thePool.acquire()
+	defer thePool.release(w)
 	if g.pending.Load() != 0 {
 		id := goid()
 		defer w.gid.Store(0) // the guest may go to another goroutine next
@@ -131,8 +131,8 @@ func (g *Group) Wait() error {
 // Group nor the context's cancellation: Future.Wait's, which must stay
 // cheap for fine-grained futures.
 func (g *Group) help() error {
-	w := taskSched.acquire()
-	defer taskSched.release(w)
+	w := thePool.acquire()
+	defer thePool.release(w)
 	return w.Wait(g)
 }
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// Parallel merge sort on the task pool.
+// Parallel merge sort on the pool.
 //
 // The slice is split in halves recursively with Both down to leaves of
 // about sortLeaf elements, each sorted sequentially; then each pair of
@@ -40,7 +40,7 @@ type sortOps[E any] struct {
 	mergeRun func(*Worker, mergeJob[E]) struct{}
 }
 
-// Sort sorts x in ascending order, in parallel on the task pool, as
+// Sort sorts x in ascending order, in parallel on the pool, as
 // slices.Sort does (NaNs first; Sort is not stable, which matters only for
 // floating-point elements that compare equal but differ, like -0 and +0).
 // Leaves of the merge sort use slices.Sort. It allocates a scratch slice as
@@ -60,7 +60,7 @@ func Sort[S ~[]E, E cmp.Ordered](x S) {
 }
 
 // SortStableFunc sorts x in ascending order as determined by cmp, keeping
-// the original order of equal elements, in parallel on the task pool. cmp
+// the original order of equal elements, in parallel on the pool. cmp
 // must be a strict weak ordering as for slices.SortStableFunc: cmp(a, b)
 // negative for a < b, positive for a > b, zero for equal; it is called
 // concurrently from several goroutines. If cmp panics, SortStableFunc
@@ -78,7 +78,7 @@ func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
 	parallelSort("SortStableFunc", x, ops, func(s []E) { slices.SortStableFunc(s, cmp) })
 }
 
-// parallelSort runs the merge sort on the task pool for the entry point
+// parallelSort runs the merge sort on the pool for the entry point
 // named call, or small on inputs too short to split.
 func parallelSort[E any](call string, x []E, ops *sortOps[E], small func([]E)) {
 	if len(x) < 2*sortLeafMin {
@@ -88,7 +88,7 @@ func parallelSort[E any](call string, x []E, ops *sortOps[E], small func([]E)) {
 	scratch := make([]E, len(x))
 	leaf := min(max(len(x)/64, sortLeafMin), sortLeafMax)
 	ops.sortRun, ops.mergeRun = sortRun[E], mergeRun[E]
-	taskSched.run(call, func(w *Worker) {
+	thePool.run(call, func(w *Worker) {
 		sortRun(w, sortJob[E]{ops: ops, leaf: leaf, src: x, scratch: scratch})
 	})
 }

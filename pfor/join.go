@@ -1,6 +1,6 @@
 package pfor
 
-// Join calls a and b, in parallel if a worker of the task pool is free to
+// Join calls a and b, in parallel if a worker of the pool is free to
 // take a, and returns when both have returned: rayon::join for callers that
 // hold no Worker. It works from anywhere: outside the pool, in a loop body,
 // in a function given to Do, in a task. b runs on the calling goroutine at
@@ -29,8 +29,8 @@ package pfor
 func Join(a, b func()) {
 	checkFunc("Join", "a", a == nil)
 	checkFunc("Join", "b", b == nil)
-	w := taskSched.acquire()
-	defer taskSched.release(w)
+	w := thePool.acquire()
+	defer thePool.release(w)
 	guard("Join", func() { Both(w, callFunc, a, b) })
 }
 

@@ -64,10 +64,10 @@ func WithStats(s *Stats) Option {
 }
 
 // WithLabel names the loop in profiles: while they run the call's chunks,
-// helper goroutines carry the pprof label loop=name (in addition to
-// stealkit="pfor helper" and helper=N, which they always carry), and with
-// runtime/trace enabled each worker slot is a trace region named
-// "pfor "+name. Setting labels costs a few allocations per call.
+// pool workers and extra helpers carry the pprof label loop=name (in
+// addition to stealkit="pfor helper" and helper=N, which they always
+// carry), and with runtime/trace enabled each worker slot is a trace region
+// named "pfor "+name. Setting labels costs a few allocations per call.
 func WithLabel(name string) Option {
 	return func(c *config) { c.label = name }
 }

@@ -1,255 +1,271 @@
 package pfor
 
 import (
-	"context"
 	"runtime"
-	"runtime/pprof"
-	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
+
+	"github.com/stealkit/stealkit/internal/deque"
+	"github.com/stealkit/stealkit/internal/sched"
 )
 
 // The pool.
 //
-// Parallel calls share one process-wide pool of helper goroutines, kept warm
-// between calls. A call posts its job in a free entry of posted and bumps
-// gen; helpers that are spinning see gen move within a fraction of a
-// microsecond, claim worker slots of the newest posted job that has some
-// left (the innermost of nested calls, whose caller the outer ones wait
-// for), and run them, while the calling goroutine runs slot 0 and then
-// every slot no helper has claimed. Posting, claiming and the look of a
-// spinning helper take no lock: the mutex guards only the list of parked
-// helpers and the count of helpers.
+// Every call of the package runs on one pool: loops (Range and friends)
+// and tasks (Join, Both, Group, Do, Sort, futures) share its workers, their
+// deques and their sleep. The pool has GOMAXPROCS-1 worker goroutines, each
+// with a work-stealing deque (internal/deque), and every goroutine that
+// calls into the package takes part in its own work: a loop's caller runs
+// slot 0 and every slot no worker has claimed; a goroutine that forks or
+// waits for tasks from outside the pool (Join, Do, Group.Wait, ...) does so
+// as a guest worker with a deque of its own. So there is one worker per
+// GOMAXPROCS, and no call depends on a pool worker for progress.
 //
-// A helper that finds no job spins for spinFor, yielding its P between
-// looks (so that a goroutine waiting for that P, such as a preempted
-// worker of a call, runs meanwhile), so that loops called back to back do
-// not pay an OS wake-up. Then it parks on its own channel and uses no CPU
-// until a post wakes it; or, if the pool has more helpers than
-// GOMAXPROCS-1 (a call asked for more workers than Ps), it exits: wide
-// calls do not leave goroutines behind.
+// Work reaches the workers in three ways. A task forked inside the pool is
+// pushed on its worker's deque. A loop call posts its job in posted (see
+// post.go), from which workers claim its worker slots, one per claim. A
+// task submitted from outside (Group.Go, Go) goes to the injection queue.
+// A worker with nothing to do looks at its own deque, newest first, then at
+// the posted loop jobs, newest first, then at the injection queue, then
+// steals the oldest task of a random other deque; it yields every few
+// rounds, as a thief does in work stealing for multiprogrammed systems, and
+// after 50 µs without finding work it sleeps on a channel (internal/sched's
+// Idle protocol) until a push, a post or an injection wakes it. Idle
+// workers use no CPU; a loop post wakes as many sleepers as it has slots
+// for helpers, less the workers already searching.
 //
-// Calls never depend on helpers for progress: the caller claims every slot
-// no helper has claimed, and the stealing partitioners let it take the
-// unclaimed slots' work. So a nested call, a call made while every helper
-// is busy or parked, or a call whose helpers' threads the operating system
-// has taken off their cores, completes on its own goroutine, and only a
-// slot a helper has claimed can make the caller wait.
+// A guest that waits (for a stolen frame, a Group) runs other work
+// meanwhile: tasks, and slots of loop jobs posted after its wait began.
+// Not earlier ones: a job posted before may be one whose slot the guest's
+// own goroutine is running further down its stack, and a slot of that job
+// could wait for a range its own goroutine holds.
 //
-// Parking and posting exclude lost wake-ups as a Dekker pair on sequentially
-// consistent atomics: a helper counts itself in sleeping, then looks at gen
-// once more before it blocks; post bumps gen, then looks at sleeping. One
-// of the two sees the other's write: the helper its job, or post the
-// helper, which it then wakes under mu.
+// The pool starts on first use and follows GOMAXPROCS as entry points see
+// it: it starts workers when it has grown, and a worker whose index is no
+// longer below GOMAXPROCS-1 retires (its goroutine ends) the next time its
+// deque is empty, and leaves the victims until it starts again. A loop call
+// that asks for more workers than that (WithWorkers) starts extra helpers,
+// which claim loop slots only, and end after spinFor without any.
+//
+// Guests are kept for reuse after the call, with their deques still among
+// the victims, so that a task a guest left behind (spawned with Worker.Go
+// for a Group waited on elsewhere) is still stolen. Only a few are kept:
+// once more than 2*GOMAXPROCS guests are free, the oldest free ones whose
+// deques are empty are dropped down to GOMAXPROCS, and leave the victims,
+// so that an idle worker's search walks the deques of the workers, of the
+// guests in a call and of a few others, not one deque for every call that
+// was ever under way at the same time. (A free guest's deque has no owner:
+// once empty it stays empty, and dropping it loses no task.)
 type pool struct {
-	posted   [maxPosted]atomic.Pointer[job] // jobs helpers may claim slots of; nil: a free entry
-	high     atomic.Int32                   // posted[high:] has never been used
-	gen      atomic.Uint64                  // bumped by every post, after the job is in posted
-	sleeping atomic.Int32                   // helpers in idle, or about to add themselves
-	count    atomic.Int32                   // helpers running: mirrors helpers for post's fast path
+	victims   atomic.Pointer[[]*Worker] // running workers, guests in use or kept; replaced under mu
+	target    atomic.Int32              // GOMAXPROCS-1 as last seen: pool workers at or above it retire
+	liveBelow atomic.Int32              // pool workers [0, liveBelow) are running
+	live      atomic.Int32              // pool workers whose goroutine runs
+	inject    sched.Queue[task]
+	idle      sched.Idle
 
-	// hook, if not nil, is called before each step of parking and posting
-	// that another goroutine can observe: a test's, on a pool of its own.
-	hook func(stepKind)
+	// Loop jobs (see post.go).
+	posted [maxPosted]atomic.Pointer[job] // jobs whose slots workers may claim; nil: a free entry
+	high   atomic.Int32                   // posted[high:] has never been used
+	gen    atomic.Uint64                  // bumped by every post, after the job is in posted
+	extras atomic.Int32                   // extra helpers running: mirrors nextra for post's fast path
 
-	mu      sync.Mutex
-	idle    []chan struct{} // parked helpers, each waiting on its channel
-	helpers int             // helpers running
-	ids     int             // helpers ever started: names them in profiles
+	mu       sync.Mutex
+	workers  []*Worker // pool workers by index, retired ones included
+	guests   []*Worker // guests not in use, oldest first
+	made     uint64    // Workers made, to seed each one's generator differently
+	nextra   int       // extra helpers running
+	extraIDs int       // extra helpers ever started: names them in profiles
 }
 
-const (
-	spinFor   = 50 * time.Microsecond // how long an idle helper spins before it parks
-	spinYield = 16                    // looks at gen between two yields of a spinning helper
-	// maxHelpers bounds the helpers of the widest call; beyond GOMAXPROCS-1
-	// they exit when idle.
-	maxHelpers = 1024
-	// maxPosted bounds the jobs posted at once; a call that finds no free
-	// entry runs on its caller alone.
-	maxPosted = 128
-)
+var thePool = newPool()
 
-var thePool pool
-
-// post makes j's unclaimed slots visible to helpers, starting helpers up to
-// want and waking parked ones, one per slot they could take. It returns the
-// entry of posted that holds j, for unpost, or -1 if every entry was taken.
-// j's fields must be set: a helper may claim a slot as soon as it is posted.
-func (p *pool) post(j *job, want int) int {
-	if int(p.count.Load()) < min(want, maxHelpers) {
-		p.mu.Lock()
-		for p.helpers < min(want, maxHelpers) {
-			p.helpers++
-			p.ids++
-			p.count.Store(int32(p.helpers))
-			go p.helper(p.ids)
-		}
-		p.mu.Unlock()
-	}
-	e := -1
-	for i := range p.posted {
-		if p.posted[i].Load() == nil && p.posted[i].CompareAndSwap(nil, j) { // commits the entry to j
-			e = i
-			break
-		}
-	}
-	if e < 0 {
-		return -1
-	}
-	for h := p.high.Load(); h <= int32(e); h = p.high.Load() {
-		if p.high.CompareAndSwap(h, int32(e)+1) {
-			break
-		}
-	}
-	p.step(stepPostGen)
-	p.gen.Add(1) // publishes the post to spinning helpers; then look for parked ones
-	if p.step(stepPostLook); p.sleeping.Load() > 0 {
-		j.woke = true
-		p.mu.Lock()
-		for range min(int(j.slots)-1, len(p.idle)) {
-			ch := p.idle[len(p.idle)-1]
-			p.idle = p.idle[:len(p.idle)-1]
-			p.sleeping.Add(-1)
-			ch <- struct{}{} // buffered: never blocks
-		}
-		p.mu.Unlock()
-	}
-	return e
+func newPool() *pool {
+	p := new(pool)
+	p.victims.Store(new([]*Worker))
+	return p
 }
 
-// unpost frees entry e of posted, which post returned; j's slots are all
-// claimed by then.
-func (p *pool) unpost(e int) {
-	if e >= 0 {
-		p.posted[e].Store(nil)
-	}
-}
+// grow brings the default pool to GOMAXPROCS-1 workers.
+func (p *pool) grow() { p.resize(int32(runtime.GOMAXPROCS(0)) - 1) }
 
-// claim returns a job and a slot of it for a helper, newest job first, or
-// nil. It never changes a job whose slots are all claimed.
-func (p *pool) claim() (*job, int) {
-	for {
-		var best *job
-		var seq uint64
-		for i := range p.high.Load() {
-			if j := p.posted[i].Load(); j != nil && j.open() {
-				if q := j.seq.Load(); best == nil || q > seq {
-					best, seq = j, q
-				}
-			}
-		}
-		if best == nil {
-			return nil, 0
-		}
-		if s, ok := best.claim(); ok {
-			return best, s
-		}
+// resize brings the pool to n workers: it starts those missing, and wakes
+// those above, which then retire.
+func (p *pool) resize(n int32) {
+	if p.target.Load() == n && p.liveBelow.Load() >= n {
+		return
 	}
-}
-
-func (p *pool) helper(id int) {
-	base := pprof.WithLabels(context.Background(), pprof.Labels("stealkit", "pfor helper", "helper", strconv.Itoa(id)))
-	pprof.SetGoroutineLabels(base)
-	wake := make(chan struct{}, 1)
-	retired := false
-	defer func() {
-		if !retired { // a body called runtime.Goexit on this helper: it is gone
-			p.mu.Lock()
-			p.helpers--
-			p.count.Store(int32(p.helpers))
-			p.mu.Unlock()
-		}
-	}()
-	for {
-		g := p.gen.Load() // before claim: a post after this moves gen
-		if j, s := p.claim(); j != nil {
-			if j.labeled {
-				pprof.SetGoroutineLabels(pprof.WithLabels(base, j.labels))
-				j.runSlot(s)
-				pprof.SetGoroutineLabels(base)
-				continue
-			}
-			j.runSlot(s)
-			continue
-		}
-		if p.spin(g) {
-			continue
-		}
-		if !p.park(g, wake) {
-			retired = true
-			return
-		}
-	}
-}
-
-// spin waits up to spinFor for a post after generation g and reports
-// whether one came. It yields the P every spinYield looks, as a thief
-// yields between failed steals in work stealing for multiprogrammed
-// systems: a goroutine this spin would keep from its P (a worker of a
-// call, or the caller about to post) runs meanwhile.
-func (p *pool) spin(g uint64) bool {
-	var start time.Time // read after the first yields: a post usually comes sooner
-	for i := 1; ; i++ {
-		if p.gen.Load() != g {
-			return true
-		}
-		if i%spinYield != 0 {
-			continue
-		}
-		if i%(64*spinYield) == 0 {
-			if start.IsZero() {
-				start = time.Now()
-			} else if time.Since(start) > spinFor {
-				return false
-			}
-		}
-		runtime.Gosched()
-	}
-}
-
-// park blocks the helper on wake until a post after generation g, and
-// reports whether it should go on; false means it has exited the pool, as
-// it was one of more helpers than GOMAXPROCS-1.
-func (p *pool) park(g uint64, wake chan struct{}) bool {
-	p.step(stepParkAnnounce)
 	p.mu.Lock()
-	if p.helpers > runtime.GOMAXPROCS(0)-1 {
-		p.helpers--
-		p.count.Store(int32(p.helpers))
-		p.mu.Unlock()
+	defer p.mu.Unlock()
+	if old := p.target.Swap(n); n < old {
+		for _, w := range p.workers[n:] {
+			if !w.retired {
+				w.park.Unpark()
+			}
+		}
+	}
+	for i := range int(n) {
+		if i == len(p.workers) {
+			w := p.newWorker()
+			w.index = i
+			w.retired = true
+			p.workers = append(p.workers, w)
+		}
+		if w := p.workers[i]; w.retired {
+			w.retired = false
+			p.live.Add(1)
+			p.list(w)
+			go w.loop()
+		}
+	}
+	p.liveBelow.Store(max(n, 0))
+}
+
+// excess reports whether pool worker w is above the pool's target.
+func (p *pool) excess(w *Worker) bool { return int32(w.index) >= p.target.Load() }
+
+// retire ends pool worker w's goroutine if the pool is above its target,
+// and reports whether it did. w's deque must be empty.
+func (p *pool) retire(w *Worker) bool {
+	if !p.excess(w) {
 		return false
 	}
-	p.idle = append(p.idle, wake)
-	p.sleeping.Add(1) // announces the sleeper before the last look at gen
-	p.mu.Unlock()
-	if p.step(stepParkLook); p.gen.Load() == g {
-		p.step(stepParkBlock)
-		<-wake
-		return true
-	}
-	// A post came meanwhile: take back the announcement, unless that post
-	// (or a later one) has already taken the helper off idle and sends it a
-	// token.
-	p.step(stepParkTakeBack)
 	p.mu.Lock()
-	for i, ch := range p.idle {
-		if ch == wake {
-			p.idle[i] = p.idle[len(p.idle)-1]
-			p.idle = p.idle[:len(p.idle)-1]
-			p.sleeping.Add(-1)
-			p.mu.Unlock()
-			return true
-		}
+	defer p.mu.Unlock()
+	if !p.excess(w) {
+		return false
 	}
-	p.mu.Unlock()
-	p.step(stepParkBlock)
-	<-wake
+	w.retired = true
+	p.live.Add(-1)
+	p.unlist(func(v *Worker) bool { return v == w })
+	if int32(w.index) < p.liveBelow.Load() {
+		p.liveBelow.Store(int32(w.index))
+	}
 	return true
 }
 
-func (p *pool) step(k stepKind) {
-	if p.hook != nil {
-		p.hook(k)
+// newWorker returns a new Worker, not yet among the victims. Called with mu
+// held.
+func (p *pool) newWorker() *Worker {
+	p.made++
+	return &Worker{pool: p, dq: deque.New[task](), park: sched.NewParker(), index: -1,
+		rng: p.made*0x9e3779b97f4a7c15 | 1}
+}
+
+// list adds w to the victims. Called with mu held; O(victims).
+func (p *pool) list(w *Worker) {
+	old := *p.victims.Load()
+	vs := make([]*Worker, len(old)+1)
+	copy(vs, old)
+	vs[len(old)] = w
+	p.victims.Store(&vs)
+}
+
+// unlist takes the workers for which drop reports true off the victims.
+// Their deques must be empty, and stay so. Called with mu held;
+// O(victims).
+func (p *pool) unlist(drop func(*Worker) bool) {
+	old := *p.victims.Load()
+	vs := make([]*Worker, 0, len(old))
+	for _, v := range old {
+		if !drop(v) {
+			vs = append(vs, v)
+		}
+	}
+	p.victims.Store(&vs)
+}
+
+// acquire returns a guest Worker for the calling goroutine.
+func (p *pool) acquire() *Worker {
+	p.grow()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var w *Worker
+	if n := len(p.guests); n > 0 {
+		w = p.guests[n-1]
+		p.guests = p.guests[:n-1]
+	} else {
+		w = p.newWorker()
+		p.list(w)
+	}
+	return w
+}
+
+// release returns a guest. Its deque may still hold Group tasks; workers
+// steal them from there. A drop costs O(victims); drops come at least
+// GOMAXPROCS releases apart, unless free guests still hold such tasks.
+func (p *pool) release(w *Worker) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.guests = append(p.guests, w)
+	if keep := int(p.target.Load()) + 1; len(p.guests) > 2*keep {
+		p.dropGuests(keep)
+	}
+}
+
+// dropGuests drops the oldest free guests whose deques are empty, keeping
+// the newest keep, and takes them off the victims. Called with mu held.
+func (p *pool) dropGuests(keep int) {
+	old := p.guests
+	kept := old[:0]
+	for i, g := range old {
+		if i < len(old)-keep && g.dq.Len() == 0 {
+			g.dropped = true
+			continue
+		}
+		kept = append(kept, g)
+	}
+	clear(old[len(kept):])
+	p.guests = kept
+	p.unlist(func(v *Worker) bool { return v.dropped })
+}
+
+// hasWork reports whether there is a task to find, or a slot of a loop job
+// posted at generation since or later, as of some instant during the call.
+func (p *pool) hasWork(since uint64) bool {
+	if p.inject.Len() > 0 || p.open(since) != nil {
+		return true
+	}
+	for _, v := range *p.victims.Load() {
+		if v.dq.Len() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// inject queues t, from outside the pool, and wakes a worker.
+func (p *pool) injectTask(t *task) {
+	p.grow()
+	p.inject.Push(t)
+	p.idle.Notify()
+}
+
+// Run calls f on the calling goroutine with a Worker handle, so that f can
+// fork tasks with Join, Both and Worker.Go that idle pool workers steal, and
+// returns when f has returned. Tasks f spawned into a Group with Worker.Go
+// may still be running then; wait for them with the Group.
+//
+// If f panics, Run re-raises the panic as a *PanicError after every task f
+// joined has stopped. Run panics if f is nil.
+func Run(f func(w *Worker)) {
+	checkFunc("Run", "f", f == nil)
+	thePool.run("Run", f)
+}
+
+// run calls f with a guest Worker of p, as Run describes, for the entry
+// point named call.
+func (p *pool) run(call string, f func(w *Worker)) {
+	w := p.acquire()
+	defer p.release(w)
+	defer rethrow(call)
+	f(w)
+}
+
+// rethrow, deferred, re-raises a panic as a *PanicError holding the stack
+// of the panic site (or as it is, if it already is one).
+func rethrow(call string) {
+	if r := recover(); r != nil {
+		panic(wrapPanic(call, r))
 	}
 }

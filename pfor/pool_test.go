@@ -52,8 +52,8 @@ func TestWideCallLeavesNoExtraHelpers(t *testing.T) {
 	}
 }
 
-// countHelperGoroutines counts the goroutines running the pool's helper
-// loop, from the goroutine profile: a check that does not trust the pool's
+// countHelperGoroutines counts the goroutines running the loop of a pool
+// worker or of an extra helper, from the goroutine profile: a check that does not trust the pool's
 // own count.
 func countHelperGoroutines(t *testing.T) int {
 	t.Helper()
@@ -67,7 +67,7 @@ func countHelperGoroutines(t *testing.T) int {
 		if _, err := fmt.Sscanf(line, "%d @", &count); err == nil {
 			continue
 		}
-		if strings.Contains(line, "pfor.(*pool).helper+") {
+		if strings.Contains(line, "pfor.(*Worker).loop+") || strings.Contains(line, "pfor.(*pool).extra+") {
 			n += count
 		}
 	}

@@ -66,8 +66,7 @@ var slotScenarios = []slotScenario{
 
 // stepAccess names the word a step accesses and whether it writes it: the
 // run (Next changes the holder's state, Idle reads it), sleepers, tokens, or
-// finished (with wake, on which the finish that completes it may send); a
-// pool's gen, or its parked helpers.
+// finished (with wake, on which the finish that completes it may send).
 func stepAccess(k stepKind) (word int, write bool) {
 	switch k {
 	case stepNext:
@@ -82,12 +81,6 @@ func stepAccess(k stepKind) (word int, write bool) {
 		return 2, true
 	case stepJoinLoad:
 		return 3, false
-	case stepPostGen:
-		return 4, true
-	case stepParkLook:
-		return 4, false
-	case stepParkAnnounce, stepParkBlock, stepParkTakeBack, stepPostLook:
-		return 5, true // idle, sleeping and the helpers' channels, under mu or not
 	default: // stepFinish, stepJoinPark, stepJoinBlock: finished and wake
 		return 3, true
 	}

@@ -1,8 +1,8 @@
 package pfor
 
 // A stepKind names one step of a slot's sleep and wake protocol (see
-// runSlot and wakeSleeper), of the caller's join (see finish and join), or
-// of a pool's parking and posting, that another goroutine can observe. Before each, the
+// runSlot and wakeSleeper) or of the caller's join (see finish and join)
+// that another goroutine can observe. Before each, the
 // slot calls step, which does nothing unless a test has installed stepHook:
 // the interleaving tests run real slots one step at a time under a
 // deterministic scheduler.
@@ -20,15 +20,6 @@ const (
 	stepJoinLoad                      // the caller's join loads finished
 	stepJoinPark                      // the caller's join CASes finished to add joinParked
 	stepJoinBlock                     // the caller's join blocks until the token on wake
-
-	// A pool's parking and posting (see park and post), stepped through
-	// the pool's own hook.
-	stepParkAnnounce // a helper adds itself to idle and sleeping, under mu
-	stepParkLook     // the helper loads gen once more
-	stepParkBlock    // the helper blocks until a token on its channel
-	stepParkTakeBack // the helper takes itself off idle, under mu, if still there
-	stepPostGen      // post bumps gen
-	stepPostLook     // post loads sleeping and, if not 0, wakes helpers under mu
 )
 
 // stepHook is nil outside tests. Tests set it before starting the goroutines

@@ -123,11 +123,26 @@ func (s *Idle) StopSearch() {
 
 // Notify wakes a sleeping worker if nobody is searching. Call it after
 // making work visible with an atomic operation.
-func (s *Idle) Notify() {
-	step(stepNotify)
-	if st := s.state.Load(); uint32(st) == 0 && st >= oneSleeping {
-		s.wakeOne()
+func (s *Idle) Notify() { s.Wake(1) }
+
+// Wake is Notify for n units of work made visible at once (a loop's worker
+// slots): it wakes sleeping workers, up to n less the searching ones, and
+// reports whether any worker was sleeping. Each woken worker that finds
+// work and was the last searcher wakes another (see StopSearch), so waking
+// fewer than n only delays the rest. Wake panics if n < 1.
+func (s *Idle) Wake(n int) (slept bool) {
+	if n < 1 {
+		panic("sched: Idle.Wake: n < 1")
 	}
+	step(stepNotify)
+	st := s.state.Load()
+	if st < oneSleeping {
+		return false
+	}
+	if searching := int(uint32(st)); searching < n {
+		s.wake(n - searching)
+	}
+	return true
 }
 
 // Sleep puts the calling worker, which is searching, to sleep on p unless
@@ -166,21 +181,34 @@ func (s *Idle) Sleep(p *Parker, ready func() bool) {
 }
 
 // wakeOne moves the most recent sleeper to searching and wakes it.
-func (s *Idle) wakeOne() {
+func (s *Idle) wakeOne() { s.wake(1) }
+
+// wake moves up to k of the most recent sleepers to searching and wakes
+// them.
+func (s *Idle) wake(k int) {
 	step(stepWakeOne)
-	s.mu.Lock()
-	n := len(s.sleepers)
-	if n == 0 {
+	var woken [8]*Parker // on the stack: more than 8 at once wake in rounds
+	for k > 0 {
+		s.mu.Lock()
+		m := min(k, len(s.sleepers), len(woken))
+		for i := range m {
+			n := len(s.sleepers)
+			p := s.sleepers[n-1]
+			s.sleepers[n-1] = nil
+			s.sleepers = s.sleepers[:n-1]
+			p.listed = false
+			woken[i] = p
+		}
+		s.state.Add(uint64(m) * sleepToSearch)
 		s.mu.Unlock()
-		return
+		for _, p := range woken[:m] {
+			p.token()
+		}
+		if m < len(woken) {
+			return
+		}
+		k -= m
 	}
-	p := s.sleepers[n-1]
-	s.sleepers[n-1] = nil
-	s.sleepers = s.sleepers[:n-1]
-	p.listed = false
-	s.state.Add(sleepToSearch)
-	s.mu.Unlock()
-	p.token()
 }
 
 // Counts returns the number of searching and sleeping workers, as of some

@@ -68,13 +68,15 @@ func dependent(a, b stepKind) bool {
 // An idleScenario is what the threads do. Thread 0 is the producer, which
 // publishes units of work one at a time, calling Notify after each; thread
 // 1+i is a worker that takes takes[i] units and then leaves, searching
-// (one look) before it sleeps. With waiter set, thread 1 instead waits for
+// (one look) before it sleeps. With batch set, the producer publishes every
+// unit at once and calls Wake for all of them, as a loop's post does for
+// its slots. With waiter set, thread 1 instead waits for
 // a condition that thread 0 sets and then Unparks it (the way Join waits
 // for a stolen frame), and there are no units.
 type idleScenario struct {
 	name   string
 	units  int
-	batch  bool // publish every unit at once, with one Notify
+	batch  bool // publish every unit at once, with one Wake(units)
 	takes  []int
 	waiter bool
 }
@@ -158,7 +160,7 @@ func (x *idleExplorer) execute() (err error) {
 				if sc.batch {
 					stepHook(stepPublish)
 					work.Add(int64(sc.units))
-					idle.Notify()
+					idle.Wake(sc.units)
 					return
 				}
 				for range sc.units {

@@ -1,7 +1,10 @@
 package pfor
 
 import (
+	"context"
 	"runtime"
+	"runtime/pprof"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -9,7 +12,7 @@ import (
 	"github.com/stealkit/stealkit/internal/sched"
 )
 
-// A Worker is a task's handle on the task pool: the worker goroutine that
+// A Worker is a task's handle on the pool: the worker goroutine that
 // runs the task, with its work-stealing deque. Task functions receive one;
 // forking through it (Join, Both, Worker.Go) pushes onto that worker's deque
 // at the cost of two atomic stores, where other goroutines can steal the
@@ -23,20 +26,19 @@ import (
 // until it returns; using it from a goroutine the task started corrupts the
 // deque, whose owner end is not safe for concurrent use.
 //
-// # The task pool
+// # The pool
 //
-// Tasks (Join, Both, Worker.Go and Group, Do, Sort) run on a pool of their
-// own, separate from the warm pool of Range and friends: GOMAXPROCS-1
-// worker goroutines, each with a work-stealing deque, started on first use
-// and following GOMAXPROCS. Entry points that take no Worker (Run, Join, Do,
-// Group.Wait, Sort, SortStableFunc) make the calling goroutine a guest
-// worker for the duration of the call, with a deque of its own that the
-// pool's workers steal from: one worker per GOMAXPROCS in all, the caller
-// takes part in its own work, and waiting from outside the pool, from a loop
-// body say, cannot deadlock even when every pool worker is busy. Idle
-// workers steal from random victims, yielding the processor every few
-// attempts, and after 50 µs without work sleep without using CPU until work
-// appears.
+// Tasks (Join, Both, Worker.Go and Group, Do, Sort) run on the pool that
+// runs loops: GOMAXPROCS-1 worker goroutines, each with a work-stealing
+// deque, started on first use and following GOMAXPROCS. Entry points that
+// take no Worker (Run, Join, Do, Group.Wait, Sort, SortStableFunc) make the
+// calling goroutine a guest worker for the duration of the call, with a
+// deque of its own that the pool's workers steal from: one worker per
+// GOMAXPROCS in all, the caller takes part in its own work, and waiting
+// from outside the pool, from a loop body say, cannot deadlock even when
+// every pool worker is busy. Idle workers look for loop slots and steal
+// tasks from random victims, yielding the processor every few attempts,
+// and after 50 µs without work sleep without using CPU until work appears.
 //
 // Tasks are for computation: a task that blocks (on I/O, a lock, a channel
 // another task feeds) holds its worker meanwhile, and one that waits for
@@ -44,13 +46,14 @@ import (
 // Do, ...), which run tasks while they wait, may deadlock.
 type Worker struct {
 	dq   *deque.Deque[task]
-	pool *taskPool
+	pool *pool
 	park *sched.Parker
 	rng  uint64 // xorshift state for choosing victims
 
-	index   int  // pool workers: index in the pool; guests: -1
-	retired bool // pool workers: the goroutine has ended; guarded by the pool's mu
-	dropped bool // guests: off the victims for good; guarded by the pool's mu
+	index   int             // pool workers: index in the pool; guests: -1
+	labels  context.Context // pool workers: the goroutine's profile labels
+	retired bool            // pool workers: the goroutine has ended; guarded by the pool's mu
+	dropped bool            // guests: off the victims for good; guarded by the pool's mu
 
 	// Frames for Join and Both, reused by depth: frames[depth] is the next
 	// one (see fork).
@@ -82,23 +85,30 @@ func (w *Worker) push(t *task) {
 	w.pool.idle.Notify()
 }
 
-// helpUntil runs tasks, its own deque's newest first, then stolen ones,
-// until done reports true. done must become true only through an atomic
-// operation followed by Unpark of the waiter's parker, as frames and Groups
-// do, so that a sleeping waiter wakes. If not nil, enlist is called before
-// each look at done that may be followed by sleep (see search): a waiter
-// that must make itself known to whoever makes done true, as Worker.Wait
-// does with the Group, does it there, and pays nothing when it never
-// sleeps.
+// helpUntil runs tasks, its own deque's newest first, then stolen ones, and
+// slots of loop jobs posted since it began, until done reports true. done
+// must become true only through an atomic operation followed by Unpark of
+// the waiter's parker, as frames and Groups do, so that a sleeping waiter
+// wakes. If not nil, enlist is called before each look at done that may be
+// followed by sleep (see search): a waiter that must make itself known to
+// whoever makes done true, as Worker.Wait does with the Group, does it
+// there, and pays nothing when it never sleeps.
 func (w *Worker) helpUntil(done func() bool, enlist func()) {
+	since := w.pool.gen.Load() // loop jobs posted before may be further down this goroutine's stack
 	for !done() {
-		t := w.dq.Pop()
-		if t == nil {
-			if t = w.search(done, enlist); t == nil {
-				return
-			}
+		if t := w.dq.Pop(); t != nil {
+			w.execute(t)
+			continue
 		}
-		w.execute(t)
+		t, j, s := w.search(done, enlist, since)
+		switch {
+		case t != nil:
+			w.execute(t)
+		case j != nil:
+			j.runSlot(s)
+		default:
+			return
+		}
 	}
 }
 
@@ -111,11 +121,12 @@ func (w *Worker) execute(t *task) {
 	t.job.exec(w)
 }
 
-// search looks for a task in the injection queue and the other deques until
-// it finds one, which it returns, or done reports true (then nil). done ==
-// nil is the main loop of a pool worker, which gets nil when it must retire
-// (StopSearch then passes on any wake-up meant for it). enlist, if not nil,
-// is called in each sleep's last look, before done (see helpUntil).
+// search looks for work until it finds some, which it returns: a task, or
+// slot s of loop job j, posted at generation since or later. It returns
+// neither when done reports true. done == nil is the main loop of a pool
+// worker, which gets neither when it must retire (StopSearch then passes on
+// any wake-up meant for it). enlist, if not nil, is called in each sleep's
+// last look, before done (see helpUntil).
 //
 // Every few rounds it yields the processor, as Arora, Blumofe and Plaxton's
 // thieves do in a multiprogrammed system, so that a preempted goroutine
@@ -123,55 +134,59 @@ func (w *Worker) execute(t *task) {
 // sleeps. (Yielding every round would be too much: runtime.Gosched takes
 // the scheduler's global lock, and a spinning worker then slows every
 // goroutine of the process. Measured: BenchmarkDo.)
-func (w *Worker) search(done func() bool, enlist func()) *task {
+func (w *Worker) search(done func() bool, enlist func(), since uint64) (*task, *job, int) {
 	// One round before announcing the search: most searches of a busy pool
 	// succeed at once, and the announcement is a write to a word that every
-	// push reads (see sched.Idle).
+	// push and post reads (see sched.Idle).
 	if done == nil && w.pool.excess(w) || done != nil && done() {
-		return nil
+		return nil, nil, 0
 	}
-	if t := w.trySteal(); t != nil {
-		return t
+	if t, j, s := w.look(since); t != nil || j != nil {
+		return t, j, s
 	}
 	idle := &w.pool.idle
 	idle.StartSearch()
-	var since time.Time
+	var start time.Time
 	for round := 1; ; round++ {
 		if done != nil && done() || done == nil && w.pool.excess(w) {
 			idle.StopSearch()
-			return nil
+			return nil, nil, 0
 		}
-		if t := w.trySteal(); t != nil {
+		if t, j, s := w.look(since); t != nil || j != nil {
 			idle.StopSearch()
-			return t
+			return t, j, s
 		}
 		if round%searchYield != 0 {
 			continue
 		}
-		if now := time.Now(); since.IsZero() {
-			since = now
-		} else if now.Sub(since) > taskSpinFor {
+		if now := time.Now(); start.IsZero() {
+			start = now
+		} else if now.Sub(start) > taskSpinFor {
 			// A pool worker above the target must not sleep through the
 			// Unpark that resize sends it, or it would keep its goroutine.
 			idle.Sleep(w.park, func() bool {
 				if enlist != nil {
 					enlist()
 				}
-				return done != nil && done() || done == nil && w.pool.excess(w) || w.pool.hasWork()
+				return done != nil && done() || done == nil && w.pool.excess(w) || w.pool.hasWork(since)
 			})
-			since = time.Time{}
+			start = time.Time{}
 			continue
 		}
 		runtime.Gosched()
 	}
 }
 
-// trySteal takes a task from the injection queue, else tries each other
-// deque once, starting at a random one.
-func (w *Worker) trySteal() *task {
+// look takes a slot of the newest loop job posted at generation since or
+// later, else a task from the injection queue, else tries each other deque
+// once, starting at a random one.
+func (w *Worker) look(since uint64) (*task, *job, int) {
 	p := w.pool
+	if j, s := p.claim(since); j != nil {
+		return nil, j, s
+	}
 	if t := p.inject.Pop(); t != nil {
-		return t
+		return t, nil, 0
 	}
 	vs := *p.victims.Load()
 	n := uint64(len(vs))
@@ -181,10 +196,10 @@ func (w *Worker) trySteal() *task {
 			continue
 		}
 		if t := v.dq.Steal(); t != nil {
-			return t
+			return t, nil, 0
 		}
 	}
-	return nil
+	return nil, nil, 0
 }
 
 // random returns the next number of w's xorshift generator.
@@ -195,9 +210,10 @@ func (w *Worker) random() uint64 {
 	return w.rng
 }
 
-// loop is a pool worker's goroutine: it runs tasks until the pool retires
-// it. If a task ends the goroutine with runtime.Goexit instead, the deferred
-// call starts a replacement, so the pool keeps its size.
+// loop is a pool worker's goroutine: it runs tasks and loop slots until
+// the pool retires it. If a task or a loop body ends the goroutine with
+// runtime.Goexit instead, the deferred call starts a replacement, so the
+// pool keeps its size.
 func (w *Worker) loop() {
 	retired := false
 	defer func() {
@@ -205,22 +221,31 @@ func (w *Worker) loop() {
 			go w.loop()
 		}
 	}()
-	labelWorker(w.index)
+	if w.labels == nil {
+		w.labels = helperLabels(strconv.Itoa(w.index))
+	} else {
+		pprof.SetGoroutineLabels(w.labels)
+	}
 	w.gid.Store(goid())
 	for {
-		t := w.dq.Pop()
-		if t == nil {
-			if w.pool.retire(w) {
-				retired = true
+		if t := w.dq.Pop(); t != nil {
+			w.execute(t)
+			continue
+		}
+		if w.pool.retire(w) {
+			retired = true
+			return
+		}
+		t, j, s := w.search(nil, nil, 0)
+		switch {
+		case t != nil:
+			w.execute(t)
+		case j != nil:
+			runSlot(w.labels, j, s)
+		default:
+			if retired = w.pool.retire(w); retired {
 				return
 			}
-			if t = w.search(nil, nil); t == nil {
-				if retired = w.pool.retire(w); retired {
-					return
-				}
-				continue
-			}
 		}
-		w.execute(t)
 	}
 }
