@@ -31,7 +31,7 @@ import (
 // slot a worker has claimed can make the caller wait.
 
 const (
-	spinFor   = 50 * time.Microsecond // how long an idle extra helper spins before it ends
+	spinFor   = 50 * time.Microsecond // how long an idle worker searches before it sleeps, an extra helper before it ends
 	spinYield = 16                    // looks between two yields of a spinning extra helper or join
 	// maxHelpers bounds the helpers of the widest call; beyond GOMAXPROCS-1
 	// they are extra helpers, which end when idle.

@@ -49,6 +49,7 @@ type Worker struct {
 	pool *pool
 	park *sched.Parker
 	rng  uint64 // xorshift state for choosing victims
+	seen uint64 // the pool's gen when a look of the main loop last found no loop job open
 
 	index   int             // pool workers: index in the pool; guests: -1
 	labels  context.Context // pool workers: the goroutine's profile labels
@@ -73,10 +74,8 @@ type Worker struct {
 	_ cacheLinePad // the owner writes depth, free and cur all the time
 }
 
-const (
-	taskSpinFor = 50 * time.Microsecond // how long a worker searches for work before it sleeps
-	searchYield = 8                     // a searching worker yields every searchYield rounds
-)
+// searchYield: a searching worker yields every searchYield rounds.
+const searchYield = 8
 
 // push makes t available to thieves and wakes a sleeping worker if nobody
 // is searching.
@@ -130,7 +129,7 @@ func (w *Worker) execute(t *task) {
 //
 // Every few rounds it yields the processor, as Arora, Blumofe and Plaxton's
 // thieves do in a multiprogrammed system, so that a preempted goroutine
-// holding work gets to run; after taskSpinFor without finding anything it
+// holding work gets to run; after spinFor without finding anything it
 // sleeps. (Yielding every round would be too much: runtime.Gosched takes
 // the scheduler's global lock, and a spinning worker then slows every
 // goroutine of the process. Measured: BenchmarkDo.)
@@ -161,7 +160,7 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*task, *
 		}
 		if now := time.Now(); start.IsZero() {
 			start = now
-		} else if now.Sub(start) > taskSpinFor {
+		} else if now.Sub(start) > spinFor {
 			// A pool worker above the target must not sleep through the
 			// Unpark that resize sends it, or it would keep its goroutine.
 			idle.Sleep(w.park, func() bool {
@@ -182,8 +181,17 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*task, *
 // once, starting at a random one.
 func (w *Worker) look(since uint64) (*task, *job, int) {
 	p := w.pool
-	if j, s := p.claim(since); j != nil {
-		return nil, j, s
+	// Jobs posted up to the generation of a look that found none open stay
+	// full: the main loop of a pool worker (since 0) looks at posted again
+	// only once a post has moved gen. A waiter, which skips older jobs,
+	// looks every time.
+	if g := p.gen.Load(); since != 0 || g != w.seen {
+		if j, s := p.claim(since); j != nil {
+			return nil, j, s
+		}
+		if since == 0 {
+			w.seen = g
+		}
 	}
 	if t := p.inject.Pop(); t != nil {
 		return t, nil, 0
