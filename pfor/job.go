@@ -80,7 +80,7 @@ type job struct {
 	labeled bool           // labels is set: the call has a WithLabel
 
 	stats *jobStats // nil unless WithStats
-	woke  bool      // post found parked helpers to wake; written by the caller only
+	woke  bool      // post woke sleeping workers for the job; written by the caller only
 }
 
 // joinParked is added to finished by a caller that blocks in join.
@@ -214,8 +214,8 @@ func (j *job) stopped() bool {
 // helper has claimed; then it frees j's entry e of the pool's posted jobs
 // and waits for the helpers' slots to finish. It reports whether the
 // helpers were late (see late.go): the caller had to block for them, or ran
-// a slot itself although no helper was parked when it posted, so that
-// helpers were spinning but did not run.
+// a slot itself although its post woke no worker, so that workers were
+// searching (or busy) but did not run it.
 func (j *job) drive(e int) (late bool) {
 	unposted := false
 	defer func() {

@@ -48,10 +48,10 @@ const (
 // set: a worker may claim a slot as soon as it is posted.
 func (p *pool) post(j *job, want int) int {
 	if want > int(p.target.Load()) {
-		// The pool may have fewer workers than GOMAXPROCS-1 now: it follows
-		// GOMAXPROCS here and in the task entry points, but reading
+		// The pool may have fewer workers than GOMAXPROCS-1 now. Reading
 		// GOMAXPROCS takes the runtime's scheduler lock, too dear for every
-		// call.
+		// call: the pool follows it up here and in the task entry points,
+		// and down when a worker is about to sleep (see search).
 		p.grow()
 	}
 	if extra := min(want, maxHelpers) - int(p.target.Load()); extra > 0 && int(p.extras.Load()) < extra {

@@ -161,8 +161,14 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*task, *
 		if now := time.Now(); start.IsZero() {
 			start = now
 		} else if now.Sub(start) > spinFor {
-			// A pool worker above the target must not sleep through the
-			// Unpark that resize sends it, or it would keep its goroutine.
+			// Loop calls follow GOMAXPROCS only when it has grown (see
+			// post): a worker about to sleep follows it down too, and
+			// retires if it is now above the target. A pool worker above
+			// the target must not sleep through the Unpark that resize
+			// sends it, or it would keep its goroutine.
+			if done == nil {
+				w.pool.grow()
+			}
 			idle.Sleep(w.park, func() bool {
 				if enlist != nil {
 					enlist()

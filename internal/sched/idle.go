@@ -127,22 +127,19 @@ func (s *Idle) Notify() { s.Wake(1) }
 
 // Wake is Notify for n units of work made visible at once (a loop's worker
 // slots): it wakes sleeping workers, up to n less the searching ones, and
-// reports whether any worker was sleeping. Each woken worker that finds
-// work and was the last searcher wakes another (see StopSearch), so waking
-// fewer than n only delays the rest. Wake panics if n < 1.
-func (s *Idle) Wake(n int) (slept bool) {
+// reports whether it woke any. Each woken worker that finds work and was
+// the last searcher wakes another (see StopSearch), so waking fewer than n
+// only delays the rest. Wake panics if n < 1.
+func (s *Idle) Wake(n int) (woke bool) {
 	if n < 1 {
 		panic("sched: Idle.Wake: n < 1")
 	}
 	step(stepNotify)
 	st := s.state.Load()
-	if st < oneSleeping {
-		return false
+	if searching := int(uint32(st)); st >= oneSleeping && searching < n {
+		return s.wake(n-searching) > 0
 	}
-	if searching := int(uint32(st)); searching < n {
-		s.wake(n - searching)
-	}
-	return true
+	return false
 }
 
 // Sleep puts the calling worker, which is searching, to sleep on p unless
@@ -183,32 +180,33 @@ func (s *Idle) Sleep(p *Parker, ready func() bool) {
 // wakeOne moves the most recent sleeper to searching and wakes it.
 func (s *Idle) wakeOne() { s.wake(1) }
 
-// wake moves up to k of the most recent sleepers to searching and wakes
-// them.
-func (s *Idle) wake(k int) {
+// wake moves up to k of the most recent sleepers to searching, wakes them,
+// and returns how many it woke.
+func (s *Idle) wake(k int) (woken int) {
 	step(stepWakeOne)
-	var woken [8]*Parker // on the stack: more than 8 at once wake in rounds
-	for k > 0 {
+	var batch [8]*Parker // on the stack: more than 8 at once wake in rounds
+	for woken < k {
 		s.mu.Lock()
-		m := min(k, len(s.sleepers), len(woken))
+		m := min(k-woken, len(s.sleepers), len(batch))
 		for i := range m {
 			n := len(s.sleepers)
 			p := s.sleepers[n-1]
 			s.sleepers[n-1] = nil
 			s.sleepers = s.sleepers[:n-1]
 			p.listed = false
-			woken[i] = p
+			batch[i] = p
 		}
 		s.state.Add(uint64(m) * sleepToSearch)
 		s.mu.Unlock()
-		for _, p := range woken[:m] {
+		for _, p := range batch[:m] {
 			p.token()
 		}
-		if m < len(woken) {
-			return
+		woken += m
+		if m < len(batch) {
+			break
 		}
-		k -= m
 	}
+	return woken
 }
 
 // Counts returns the number of searching and sleeping workers, as of some
