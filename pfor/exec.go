@@ -62,7 +62,6 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	if lo < hi && !j.stop.Load() {
 		j.run = c.partitioner().Start(lo, hi, int(slots))
 		j.split, _ = j.run.(partproto.SplittingRun)
-		j.seq.Store(thePool.gen.Load())
 		j.claims.Store(slots<<32 | 1) // publishes the call: slot 0 is the caller's
 		late := j.drive(thePool.post(j, int(slots)-1))
 		if adapts {

@@ -44,7 +44,7 @@ type job struct {
 	// is never changed. Stored once per call, after every other field is
 	// set: that store publishes the call to the slots' claimers.
 	claims atomic.Uint64
-	seq    atomic.Uint64 // the pool's gen when posted: helpers claim the newest first
+	seq    atomic.Uint64 // the pool's seqs when posted: workers claim the newest first
 
 	// finished counts the slots that have finished, plus joinParked once the
 	// caller blocks on wake: the slot whose add makes it slots+joinParked

@@ -60,6 +60,7 @@ func leavesAt(depth int) int64 {
 // every GOMAXPROCS, and leave no goroutine behind.
 func TestLoopsAndTasksNest(t *testing.T) {
 	procSweep(t, func(t *testing.T) {
+		pfor.Run(func(*pfor.Worker) {}) // the pool follows GOMAXPROCS before the count
 		base := goroutines(t)
 		const depth = 3
 		for range 3 {
@@ -78,6 +79,7 @@ func TestLoopsAndTasksNest(t *testing.T) {
 // original value, whichever leaf panics, and nothing is left running.
 func TestNestedPanicReachesCaller(t *testing.T) {
 	procSweep(t, func(t *testing.T) {
+		pfor.Run(func(*pfor.Worker) {}) // the pool follows GOMAXPROCS before the count
 		base := goroutines(t)
 		const depth = 3
 		for _, boom := range []int64{0, 100, leavesAt(depth) - 1} {

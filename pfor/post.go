@@ -64,6 +64,11 @@ func (p *pool) post(j *job, want int) int {
 		}
 		p.mu.Unlock()
 	}
+	// seq orders the job before it is visible, so that a waiter that found
+	// it in posted, ran a slot of it and waits in its body reads seqs at
+	// or past seq, and skips it (see claim). gen, bumped after, is what
+	// searching workers watch.
+	j.seq.Store(p.seqs.Add(1))
 	e := -1
 	for i := range p.posted {
 		if p.posted[i].Load() == nil && p.posted[i].CompareAndSwap(nil, j) { // commits the entry to j
@@ -94,8 +99,9 @@ func (p *pool) unpost(e int) {
 	}
 }
 
-// claim returns a job posted at generation since or later and a slot of
-// it, newest job first, or nil. It never changes a job whose slots are all
+// claim returns a job whose seq is above since and a slot of it, newest
+// job first, or nil: since 0 takes any job; a waiter passes seqs as it was
+// when its wait began, and takes only jobs posted after that. It never changes a job whose slots are all
 // claimed.
 func (p *pool) claim(since uint64) (*job, int) {
 	for {
@@ -109,14 +115,14 @@ func (p *pool) claim(since uint64) (*job, int) {
 	}
 }
 
-// open returns the newest posted job, posted at generation since or later,
-// that may have slots left to claim, or nil.
+// open returns the newest posted job whose seq is above since and that may
+// have slots left to claim, or nil.
 func (p *pool) open(since uint64) *job {
 	var best *job
 	var seq uint64
 	for i := range p.high.Load() {
 		if j := p.posted[i].Load(); j != nil && j.open() {
-			if q := j.seq.Load(); q >= since && (best == nil || q > seq) {
+			if q := j.seq.Load(); q > since && (best == nil || q > seq) {
 				best, seq = j, q
 			}
 		}

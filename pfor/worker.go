@@ -93,7 +93,7 @@ func (w *Worker) push(t *task) {
 // whoever makes done true, as Worker.Wait does with the Group, does it
 // there, and pays nothing when it never sleeps.
 func (w *Worker) helpUntil(done func() bool, enlist func()) {
-	since := w.pool.gen.Load() // loop jobs posted before may be further down this goroutine's stack
+	since := w.pool.seqs.Load() // loop jobs posted before may be further down this goroutine's stack
 	for !done() {
 		if t := w.dq.Pop(); t != nil {
 			w.execute(t)
@@ -121,7 +121,7 @@ func (w *Worker) execute(t *task) {
 }
 
 // search looks for work until it finds some, which it returns: a task, or
-// slot s of loop job j, posted at generation since or later. It returns
+// slot s of loop job j whose seq is above since. It returns
 // neither when done reports true. done == nil is the main loop of a pool
 // worker, which gets neither when it must retire (StopSearch then passes on
 // any wake-up meant for it). enlist, if not nil, is called in each sleep's
@@ -182,9 +182,9 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*task, *
 	}
 }
 
-// look takes a slot of the newest loop job posted at generation since or
-// later, else a task from the injection queue, else tries each other deque
-// once, starting at a random one.
+// look takes a slot of the newest loop job whose seq is above since, else
+// a task from the injection queue, else tries each other deque once,
+// starting at a random one.
 func (w *Worker) look(since uint64) (*task, *job, int) {
 	p := w.pool
 	// Jobs posted up to the generation of a look that found none open stay
