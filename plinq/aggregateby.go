@@ -29,44 +29,89 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 	defer catch(&err)
 	x := newExec(q.set)
 	f := q.flow(x)
-	// Each worker finds keys in a keyTable of its own: integer keys of
-	// small range by a dense index, others by scanning while it has met at
-	// most fewKeys, and with a map after that; the values of each key are
-	// combined in part order at the end (combineByKey).
+	// Each worker folds a block at a time: integer keys of small range
+	// into a denseFold, the dense array a hand-written loop folds into,
+	// other keys into the parts of a keyTable (found by a dense index, by
+	// scanning while it has met at most fewKeys, and with a map after
+	// that). At the end of a block, the denseFold's values join their
+	// keys' parts. The values of each key are combined in part order at
+	// the end (combineByKey). A Where over a slice runs fused into the
+	// fold: one loop calls the predicate, the key and the fold per element.
 	bl := segmentLen(f.n)
-	bits := keyBits[K]()
+	sh, isInt := shapeOf[K]()
+	elems, pred, fused := f.sliceElems()
 	type state struct {
 		keyTable[K, A]
-		keyBatch[T, K]
+		acc   denseFold[K, A]
 		block int // the block being folded
+		put   func(k K, u uint64, v A)
 		run   func(lo, hi int) bool
+	}
+	// fold folds b, the elements of block s.block that pred (nil: all)
+	// keeps.
+	fold1 := func(s *state, b []T, pred func(T) bool) {
+		st := int32(s.block + 1)
+		for _, v := range b {
+			if pred != nil && !pred(v) {
+				continue
+			}
+			k := key(v)
+			var u uint64
+			if isInt {
+				u = bitsOfKey(k, sh)
+			}
+			if off := u - s.acc.base; off < uint64(len(s.acc.stamp)) && s.acc.stamp[off] == st {
+				s.acc.acc[off] = fold(s.acc.acc[off], v)
+				continue
+			}
+			if s.acc.start(k, u, st, identity) {
+				off := u - s.acc.base
+				s.acc.acc[off] = fold(s.acc.acc[off], v)
+				continue
+			}
+			if s.acc.on { // k is outside the window: its values move to the parts
+				s.acc.flush(s.put)
+				s.acc.off()
+			}
+			p := &s.parts[s.index(k, u)]
+			if p.block != s.block { // the key's first element in this block
+				p.keep()
+				p.block, p.value = s.block, identity
+			}
+			p.value = fold(p.value, v)
+		}
 	}
 	var states []*state
 	blocks(x, (f.n+bl-1)/bl,
 		func(w *worker) *state {
-			s := &state{keyTable: keyTable[K, A]{dense: startDense(bits != nil)}}
-			s.run = f.open(w, func(b []T) bool {
-				keys, us := s.keysOf(b, key, bits)
-				for j, v := range b {
-					i := int(s.dense.find(us[j]))
-					if i < 0 {
-						i = s.lookup(keys[j], us[j])
+			s := &state{keyTable: keyTable[K, A]{dense: startDense(isInt)}, acc: denseFold[K, A]{on: isInt}}
+			s.put = func(k K, u uint64, v A) { // the block's value of k, kept at k's next block
+				p := &s.parts[s.index(k, u)]
+				p.keep()
+				p.block, p.value = s.block, v
+			}
+			if fused {
+				s.run = func(lo, hi int) bool {
+					for lo < hi {
+						if w.stopped() {
+							return false
+						}
+						e := lo + min(batchLen, hi-lo)
+						fold1(s, elems[lo:e], pred)
+						lo = e
 					}
-					p := &s.parts[i]
-					if p.block != s.block { // the key's first element in this block
-						p.keep()
-						p.block, p.value = s.block, identity
-					}
-					p.value = fold(p.value, v)
+					return true
 				}
-				return true
-			})
+			} else {
+				s.run = f.open(w, func(b []T) bool { fold1(s, b, nil); return true })
+			}
 			return s
 		},
 		func(s *state, b0, b1 int) bool {
 			for b := b0; b < b1; b++ {
 				s.block = b
 				s.run(b*bl, min((b+1)*bl, f.n))
+				s.acc.flush(s.put)
 			}
 			return true
 		},
@@ -129,6 +174,15 @@ func (t *keyTable[K, A]) lookup(k K, u uint64) int {
 		return i
 	}
 	return t.add(k)
+}
+
+// index returns the index of the parts of k, whose bits are u, adding
+// them if k is new.
+func (t *keyTable[K, A]) index(k K, u uint64) int {
+	if i := t.dense.find(u); i >= 0 {
+		return int(i)
+	}
+	return t.lookup(k, u)
 }
 
 // find returns the index of k's parts, or -1 if k is new. A key unequal to

@@ -63,19 +63,9 @@ func (d *denseIndex) set(u uint64, i int32) bool {
 // slots: the room the slots keep beyond them is only slack, which widen
 // moves to the side it grows on (keeping it would turn keys away that fit).
 func (d *denseIndex) widen(u uint64) bool {
-	limit := uint64(denseSpan)
 	lo, hi := d.base+d.lo, d.base+d.hi // the least and the greatest key held
-	up := u - lo                       // u is up slots above lo (wrapping around if u is below)
-	down := hi - u                     // u is down slots below hi
-	var base, size uint64
-	switch {
-	case up < limit && up <= down:
-		size = min(limit, max(up+1, 2*uint64(len(d.slots))))
-		base = lo
-	case down < limit:
-		size = min(limit, max(down+1, 2*uint64(len(d.slots))))
-		base = hi - (size - 1)
-	default:
+	base, size, ok := window(lo, hi, u, uint64(len(d.slots)))
+	if !ok {
 		return false
 	}
 	slots := fill(make([]int32, size))
@@ -83,6 +73,24 @@ func (d *denseIndex) widen(u uint64) bool {
 	d.base, d.slots = base, slots
 	d.lo, d.hi = lo-base, hi-base
 	return true
+}
+
+// window returns the slots [base, base+size) of a window of cur slots
+// widened for u, outside it, and the keys held from lo to hi: to at least
+// double its length, towards u, and at most denseSpan; ok is false if lo,
+// hi and u do not fit within denseSpan slots.
+func window(lo, hi, u, cur uint64) (base, size uint64, ok bool) {
+	limit := uint64(denseSpan)
+	up := u - lo   // u is up slots above lo (wrapping around if u is below)
+	down := hi - u // u is down slots below hi
+	switch {
+	case up < limit && up <= down:
+		return lo, min(limit, max(up+1, 2*cur)), true
+	case down < limit:
+		size = min(limit, max(down+1, 2*cur))
+		return hi - (size - 1), size, true
+	}
+	return 0, 0, false
 }
 
 // clear forgets the numbers of the keys whose bits are us, all of them in

@@ -38,11 +38,12 @@ var batchLen = 256
 
 // A flow is a query planned for one run.
 type flow[T any] struct {
-	n       int  // the index space is [0, n)
-	indexed bool // index i yields exactly element i of the query
-	isSlice bool // the query is exactly slice (then indexed): materializing it costs nothing
-	slice   []T  // read-only unless owned: it may be the caller's
-	owned   bool // slice was made by this run, and ToSlice may return it
+	n       int          // the index space is [0, n)
+	indexed bool         // index i yields exactly element i of the query
+	isSlice bool         // the query is exactly slice (then indexed): materializing it costs nothing
+	slice   []T          // read-only unless owned: it may be the caller's
+	owned   bool         // slice was made by this run, and ToSlice may return it
+	filter  *filtered[T] // not nil if the flow is a Where over a slice (see sliceElems)
 
 	// open makes one worker's runner: run(lo, hi) pushes the elements that
 	// the indices [lo, hi) yield, in query order, to sink in non-empty

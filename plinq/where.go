@@ -15,7 +15,11 @@ func (q Query[T]) Where(pred func(T) bool) Query[T] {
 
 // whereFlow is in with only the elements pred keeps: not indexed any more.
 func whereFlow[T any](in flow[T], pred func(T) bool) flow[T] {
-	return flow[T]{n: in.n, open: func(w *worker, sink func([]T) bool) func(lo, hi int) bool {
+	var fl *filtered[T]
+	if in.isSlice {
+		fl = &filtered[T]{in.slice, pred}
+	}
+	return flow[T]{n: in.n, filter: fl, open: func(w *worker, sink func([]T) bool) func(lo, hi int) bool {
 		buf := make([]T, batchLen)
 		return in.open(w, func(b []T) bool {
 			out := buf[:len(b)]
