@@ -43,35 +43,37 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 	type state struct {
 		keyTable[K, A]
 		acc   denseFold[K, A]
-		block int // the block being folded
+		sel   []int32 // the positions in a batch of the elements pred keeps
+		all   []int32 // 0, 1, ..., batchLen-1
+		block int     // the block being folded
 		put   func(k K, u uint64, v A)
 		run   func(lo, hi int) bool
 	}
-	// fold folds b, the elements of block s.block that pred (nil: all)
-	// keeps.
-	fold1 := func(s *state, b []T, pred func(T) bool) {
+	// fold folds b[j] for j in sel, elements of block s.block.
+	fold1 := func(s *state, b []T, sel []int32) {
 		st := int32(s.block + 1)
-		for _, v := range b {
-			if pred != nil && !pred(v) {
-				continue
-			}
+		base, stamp, acc := s.acc.base, s.acc.stamp, s.acc.acc // in registers: fold may not change them
+		for _, j := range sel {
+			v := b[j]
 			k := key(v)
 			var u uint64
 			if isInt {
 				u = bitsOfKey(k, sh)
 			}
-			if off := u - s.acc.base; off < uint64(len(s.acc.stamp)) && s.acc.stamp[off] == st {
-				s.acc.acc[off] = fold(s.acc.acc[off], v)
+			if off := u - base; off < uint64(len(stamp)) && stamp[off] == st {
+				acc[off] = fold(acc[off], v)
 				continue
 			}
 			if s.acc.start(k, u, st, identity) {
-				off := u - s.acc.base
-				s.acc.acc[off] = fold(s.acc.acc[off], v)
+				base, stamp, acc = s.acc.base, s.acc.stamp, s.acc.acc
+				off := u - base
+				acc[off] = fold(acc[off], v)
 				continue
 			}
 			if s.acc.on { // k is outside the window: its values move to the parts
 				s.acc.flush(s.put)
 				s.acc.off()
+				base, stamp, acc = 0, nil, nil
 			}
 			p := &s.parts[s.index(k, u)]
 			if p.block != s.block { // the key's first element in this block
@@ -90,6 +92,10 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 				p.keep()
 				p.block, p.value = s.block, v
 			}
+			s.sel, s.all = make([]int32, batchLen), make([]int32, batchLen)
+			for j := range s.all {
+				s.all[j] = int32(j)
+			}
 			if fused {
 				s.run = func(lo, hi int) bool {
 					for lo < hi {
@@ -97,13 +103,22 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 							return false
 						}
 						e := lo + min(batchLen, hi-lo)
-						fold1(s, elems[lo:e], pred)
+						b, sel := elems[lo:e], s.all[:e-lo]
+						if pred != nil { // a selection vector: no branch on pred to mispredict
+							k := 0
+							for j, v := range b {
+								s.sel[k] = int32(j)
+								k += b2i(pred(v))
+							}
+							sel = s.sel[:k]
+						}
+						fold1(s, b, sel)
 						lo = e
 					}
 					return true
 				}
 			} else {
-				s.run = f.open(w, func(b []T) bool { fold1(s, b, nil); return true })
+				s.run = f.open(w, func(b []T) bool { fold1(s, b, s.all[:len(b)]); return true })
 			}
 			return s
 		},
@@ -122,6 +137,14 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 			states = append(states, s)
 		})
 	return combineByKey(states, func(s *state) []keyParts[K, A] { return s.parts }, combine), nil
+}
+
+// b2i is 1 if b, else 0, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // segmentLen is the length of the parts of an index space of n that
