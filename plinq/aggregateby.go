@@ -43,88 +43,64 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 	type state struct {
 		keyTable[K, A]
 		acc   denseFold[K, A]
-		sel   []int32 // the positions in a batch of the elements pred keeps
-		all   []int32 // 0, 1, ..., batchLen-1
-		block int     // the block being folded
-		put   func(k K, u uint64, v A)
-		run   func(lo, hi int) bool
+		block int // the block being folded
+		folder[T, K, A]
+		put func(k K, u uint64, v A)
+		run func(lo, hi int) bool
 	}
-	// fold folds b[j] for j in sel, elements of block s.block.
-	fold1 := func(s *state, b []T, sel []int32) {
-		st := int32(s.block + 1)
-		base, stamp, acc := s.acc.base, s.acc.stamp, s.acc.acc // in registers: fold may not change them
-		for _, j := range sel {
-			v := b[j]
-			k := key(v)
-			var u uint64
-			if isInt {
-				u = bitsOfKey(k, sh)
-			}
-			if off := u - base; off < uint64(len(stamp)) && stamp[off] == st {
-				acc[off] = fold(acc[off], v)
-				continue
-			}
-			if s.acc.start(k, u, st, identity) {
-				base, stamp, acc = s.acc.base, s.acc.stamp, s.acc.acc
-				off := u - base
-				acc[off] = fold(acc[off], v)
-				continue
-			}
-			if s.acc.on { // k is outside the window: its values move to the parts
-				s.acc.flush(s.put)
-				s.acc.off()
-				base, stamp, acc = 0, nil, nil
-			}
-			p := &s.parts[s.index(k, u)]
-			if p.block != s.block { // the key's first element in this block
-				p.keep()
-				p.block, p.value = s.block, identity
-			}
-			p.value = fold(p.value, v)
+	// slow folds v, whose key k has the bits u, where the window has no
+	// value of k for the block: it starts one, or folds v into k's parts
+	// once the window is off. Out of fold1's loop, to keep that loop
+	// short.
+	slow := func(s *state, k K, u uint64, v T) {
+		if s.acc.start(k, u, int32(s.block+1), identity) {
+			off := u - s.acc.base
+			s.acc.acc[off] = fold(s.acc.acc[off], v)
+			return
 		}
+		if s.acc.on { // k is outside the window: its values move to the parts
+			s.acc.flush(s.put)
+			s.acc.off()
+		}
+		p := &s.parts[s.index(k, u)]
+		if p.block != s.block { // the key's first element in this block
+			p.keep()
+			p.block, p.value = s.block, identity
+		}
+		p.value = fold(p.value, v)
 	}
 	var states []*state
 	blocks(x, (f.n+bl-1)/bl,
 		func(w *worker) *state {
 			s := &state{keyTable: keyTable[K, A]{dense: startDense(isInt)}, acc: denseFold[K, A]{on: isInt}}
+			s.folder = folder[T, K, A]{key: key, fold: fold, d: &s.acc, sh: sh,
+				slow: func(k K, u uint64, v T) { slow(s, k, u, v) }}
 			s.put = func(k K, u uint64, v A) { // the block's value of k, kept at k's next block
 				p := &s.parts[s.index(k, u)]
 				p.keep()
 				p.block, p.value = s.block, v
 			}
-			s.sel, s.all = make([]int32, batchLen), make([]int32, batchLen)
-			for j := range s.all {
-				s.all[j] = int32(j)
-			}
 			if fused {
+				s.pred = pred
 				s.run = func(lo, hi int) bool {
 					for lo < hi {
 						if w.stopped() {
 							return false
 						}
 						e := lo + min(batchLen, hi-lo)
-						b, sel := elems[lo:e], s.all[:e-lo]
-						if pred != nil { // a selection vector: no branch on pred to mispredict
-							k := 0
-							for j, v := range b {
-								s.sel[k] = int32(j)
-								k += b2i(pred(v))
-							}
-							sel = s.sel[:k]
-						}
-						fold1(s, b, sel)
+						s.folder.run(elems[lo:e])
 						lo = e
 					}
 					return true
 				}
 			} else {
-				s.run = f.open(w, func(b []T) bool { fold1(s, b, s.all[:len(b)]); return true })
+				s.run = f.open(w, func(b []T) bool { s.folder.run(b); return true })
 			}
 			return s
 		},
 		func(s *state, b0, b1 int) bool {
 			for b := b0; b < b1; b++ {
-				s.block = b
+				s.block, s.st = b, int32(b+1)
 				s.run(b*bl, min((b+1)*bl, f.n))
 				s.acc.flush(s.put)
 			}
@@ -137,14 +113,6 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 			states = append(states, s)
 		})
 	return combineByKey(states, func(s *state) []keyParts[K, A] { return s.parts }, combine), nil
-}
-
-// b2i is 1 if b, else 0, without a branch.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // segmentLen is the length of the parts of an index space of n that
@@ -294,4 +262,36 @@ func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyP
 		}
 	})
 	return out
+}
+
+// A folder is one worker's fold of a batch, in memory rather than in
+// variables of its loop: the loop then keeps few values live across the
+// calls of the user's functions (Go's calls save no register), and each
+// field costs a load where it is used.
+type folder[T any, K comparable, A any] struct {
+	pred func(T) bool // nil: every element
+	key  func(T) K
+	fold func(A, T) A
+	d    *denseFold[K, A]
+	st   int32 // the stamp of the block being folded
+	sh   intShape
+	slow func(k K, u uint64, v T) // folds an element the window holds no value of k for
+}
+
+// run folds the elements of b that pred keeps: the loop a hand-written
+// aggregation runs, with a check of the window in place of an index.
+func (c *folder[T, K, A]) run(b []T) {
+	for i := range b {
+		if c.pred != nil && !c.pred(b[i]) {
+			continue
+		}
+		k := c.key(b[i])
+		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (the window and keyTable's dense index are off)
+		d := c.d
+		if off := u - d.base; off < uint64(len(d.stamp)) && d.stamp[off] == c.st {
+			d.acc[off] = c.fold(d.acc[off], b[i])
+			continue
+		}
+		c.slow(k, u, b[i])
+	}
 }

@@ -31,40 +31,41 @@ func (f flow[T]) sliceElems() (s []T, pred func(T) bool, ok bool) {
 	return nil, nil, false
 }
 
-// An intShape tells how to read the bits of an integer key K (see keyBits)
-// without a call: the size of K comes from its shape, which the compiler
-// knows in each instantiation, and whether it is signed is read once per
-// run.
-type intShape struct{ signed bool }
+// An intShape tells how to read the bits of a key K without a call: the
+// size of K comes from its shape, which the compiler knows in each
+// instantiation, and whether it is signed is read once per run, as the
+// mask that flips its sign bit. The bits of a key are its value, zero
+// extended, with the sign bit flipped if K is signed: an order-preserving
+// bijection onto [0, 2^size), so that a range of small negative and
+// positive keys stays a small range of bits, as keyBits' sign extension
+// keeps it (the two are not the same bits; a run uses one of them).
+type intShape struct{ flip uint64 }
 
-// bitsOfKey returns the bits of k, an integer kind, as keyBits does.
+// bitsOfKey returns the bits of k (see intShape), for K of any kind whose
+// size is 1, 2, 4 or 8 bytes, and 0 for other sizes: meaningful only for
+// integer kinds, and cheap to compute for any, so that a loop need not
+// test the kind.
 func bitsOfKey[K comparable](k K, sh intShape) uint64 {
 	p := unsafe.Pointer(&k)
 	switch unsafe.Sizeof(k) {
 	case 1:
-		if sh.signed {
-			return uint64(*(*int8)(p))
-		}
-		return uint64(*(*uint8)(p))
+		return uint64(*(*uint8)(p)) ^ sh.flip
 	case 2:
-		if sh.signed {
-			return uint64(*(*int16)(p))
-		}
-		return uint64(*(*uint16)(p))
+		return uint64(*(*uint16)(p)) ^ sh.flip
 	case 4:
-		if sh.signed {
-			return uint64(*(*int32)(p))
-		}
-		return uint64(*(*uint32)(p))
+		return uint64(*(*uint32)(p)) ^ sh.flip
+	case 8:
+		return *(*uint64)(p) ^ sh.flip
 	}
-	return *(*uint64)(p)
+	return 0
 }
 
 // shapeOf returns the intShape of K and true if K is an integer kind.
 func shapeOf[K comparable]() (intShape, bool) {
-	switch reflect.TypeFor[K]().Kind() {
+	t := reflect.TypeFor[K]()
+	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return intShape{signed: true}, true
+		return intShape{flip: 1 << (8*t.Size() - 1)}, true
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return intShape{}, true
 	}
