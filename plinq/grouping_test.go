@@ -159,9 +159,10 @@ func combineSpans(a, b span) span {
 }
 
 // checkAggregateBy runs AggregateBy over the positions of vals keyed by
-// vals, folding their spans, over a slice and a Where over it (which fold
-// fused) and over a Select and a Where after it (which fold batches), and
-// compares with the sequential reference.
+// vals, folding their spans, and CountBy over them, over a slice and a
+// Where over it (which fold and count fused) and over a Select and a Where
+// after it (which fold and count batches), and compares with the
+// sequential reference.
 func checkAggregateBy[I comparable](t *testing.T, name string, vals []I, opts []pfor.Option) {
 	t.Helper()
 	pos := make([]int, len(vals))
@@ -184,6 +185,9 @@ func checkAggregateBy[I comparable](t *testing.T, name string, vals []I, opts []
 		got, want := must(plinq.AggregateBy(c.q.With(opts...), key, span{}, foldSpan, combineSpans)), refAggregateBy(c.want, key, span{}, foldSpan)
 		if !maps.Equal(got, want) {
 			t.Fatalf("%s: AggregateBy over %s with %d options: mismatch (-want +got):\n%s", name, qn, len(opts), gocmp.Diff(want, got, gocmp.AllowUnexported(span{})))
+		}
+		if got, want := must(plinq.CountBy(c.q.With(opts...), key)), refCountBy(c.want, key); !maps.Equal(got, want) {
+			t.Fatalf("%s: CountBy over %s with %d options: mismatch (-want +got):\n%s", name, qn, len(opts), gocmp.Diff(want, got))
 		}
 	}
 }
