@@ -285,9 +285,9 @@ func (r *stealRun) Piece(w int) int { return r.ws[w].piece }
 //
 // A run with a fixed grain reads the clock only when the ranges since the
 // last reading may have taken clockEvery or more, by the cost per item
-// measured last, or after maxSkipped Nexts without a reading: a reading costs
-// about 40 ns on the project's VM, more than the take itself, and ranges of a
-// few cheap items would pay it on every one. The readings serve only to size
+// measured last, or after maxSkipped Nexts without a reading: a reading can
+// cost more than the take itself, and ranges of a few cheap items would pay
+// it on every one. The readings serve only to size
 // pieces and to tell how long a worker has held its range (Hungry, Idle),
 // which the skipped readings make older by about clockEvery. Adaptive runs
 // read at every Next: their batches, sized from each reading, last about
@@ -347,8 +347,8 @@ func nextBatch(batch, done int, elapsed int64, remaining int) int {
 // each: n/16, or more items if that would take under minPiece; if the cost
 // is not known yet, n/min(workers, 16).
 //
-// Pieces trade the cost of a piece (a call of the body and a check, about
-// 10 ns, measured as more in loops of short items) against how long an idle
+// Pieces trade the cost of a piece (a call of the body and a check, tens of
+// nanoseconds in loops of short items) against how long an idle
 // worker may wait for a give-back (up to a piece, if the items turn out far
 // more expensive than measured). The wait costs every idle worker, so the
 // minimum piece shrinks as workers grow: 2 µs with 2 workers, 125 ns with 32.

@@ -51,10 +51,11 @@ func newExec(s *settings) *exec {
 }
 
 // canceled reports whether one of the run's contexts is done. Polling a
-// channel costs a few nanoseconds, which is why runners do it once per
-// batch. (Watching ctx with context.AfterFunc to raise a flag was rejected:
-// the callback's goroutine waits for a free P, and with every P running a
-// worker it waited up to a 10 ms time slice, in which the workers ran on.)
+// channel is a receive that does not block, cheap enough that runners do it
+// once per batch. (Watching ctx with context.AfterFunc to raise a flag was
+// rejected: the callback's goroutine waits for a free P, and with every P
+// running a worker it can wait a whole scheduling time slice, in which the
+// workers run on.)
 func (x *exec) canceled() bool {
 	for _, d := range x.dones {
 		select {
