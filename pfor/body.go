@@ -12,8 +12,8 @@ type loopBody struct {
 	slotted  func(slot, lo, hi int) error // every other entry point
 }
 
-// call runs the body over [lo, hi) as worker slot.
-func (b *loopBody) call(slot, lo, hi int) error {
+// Call runs the body over [lo, hi) as worker slot: a sched.Body.
+func (b *loopBody) Call(slot, lo, hi int) error {
 	switch {
 	case b.each != nil:
 		each := b.each // a local: the loop need not load it from b per index

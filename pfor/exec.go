@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"runtime/pprof"
-	"runtime/trace"
 
 	"github.com/stealkit/stealkit/internal/partproto"
+	"github.com/stealkit/stealkit/internal/sched"
 	"github.com/stealkit/stealkit/partition"
 )
 
@@ -44,67 +44,44 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 		return inline(lo, hi, c, b)
 	}
 	j := jobPool.Get().(*job)
-	j.body, j.slots, j.call = b, int32(slots), c.call
+	j.body, j.Slots, j.Call = b, int32(slots), c.call
 	if c.stats != nil {
-		j.stats = &jobStats{workers: make([]slotStats, slots)}
+		j.Stats = make([]sched.SlotStats, slots)
 	}
 	if c.label != "" {
-		j.label = "pfor " + c.label
-		j.labels, j.labeled = pprof.Labels("loop", c.label), true
+		j.Label = "pfor " + c.label
+		j.Labels, j.Labeled = pprof.Labels("loop", c.label), true
 	}
 	if ctx != nil {
-		j.ctx, j.halt = ctx, ctx.Done()
+		j.SetContext(ctx)
 	}
 	adapts := c.adapts()
 	if adapts && isLate() { // start on the caller alone (see late.go)
 		lo = j.solo(lo, hi)
 	}
-	if lo < hi && !j.stop.Load() {
-		j.run = c.partitioner().Start(lo, hi, int(slots))
-		j.split, _ = j.run.(partproto.SplittingRun)
-		j.claims.Store(slots<<32 | 1) // publishes the call: slot 0 is the caller's
-		late := j.drive(thePool.post(j, int(slots)-1))
+	if lo < hi && !j.Halted() {
+		j.Start(c.partitioner().Start(lo, hi, int(slots)))
+		late := j.Drive(&thePool.loops, thePool.post(&j.Job, int(slots)-1))
 		if adapts {
 			noteCall(late)
 		}
 	}
 	err := j.result(c)
-	j.reset()
+	j.Reset()
+	j.body = loopBody{}
 	jobPool.Put(j)
 	return err
-}
-
-// reset clears j after its call for the next one. Every slot has finished:
-// only the caller refers to j's fields.
-func (j *job) reset() {
-	j.finished.Store(0)
-	j.run, j.split, j.body, j.slots = nil, nil, loopBody{}, 0
-	j.stop.Store(false)
-	j.err, j.panic, j.canceled = nil, nil, nil
-	j.cut.Store(false)
-	j.ctx, j.halt = nil, nil
-	j.tokens = 0
-	j.call, j.label, j.labels, j.labeled = "", "", pprof.LabelSet{}, false
-	j.stats, j.woke = nil, false
 }
 
 // result fills in the caller's Stats, if it asked for them, and returns
 // what the finished job returns: see execute.
 func (j *job) result(c config) error {
-	fillStats(c, j.run, j.stats)
-	if r, ok := j.run.(partproto.Releaser); ok { // every slot has returned
-		r.Release()
+	fillStats(c, j.Run, j.Stats)
+	p, err := j.Outcome()
+	if p != nil {
+		panic(p)
 	}
-	if j.panic != nil {
-		panic(j.panic)
-	}
-	if j.err != nil {
-		return j.err
-	}
-	if j.cut.Load() {
-		return j.canceled
-	}
-	return nil
+	return err
 }
 
 // inline runs the whole range as one chunk on the caller's goroutine.
@@ -115,15 +92,17 @@ func inline(lo, hi int, c config, b loopBody) (err error) {
 		}
 	}()
 	if c.stats == nil {
-		return b.call(0, lo, hi)
+		return b.Call(0, lo, hi)
 	}
-	st := &jobStats{workers: make([]slotStats, 1)}
-	err = (&job{body: b}).process(0, lo, hi, nil, &st.workers[0].WorkerStats)
+	st := make([]sched.SlotStats, 1)
+	body := b // b itself stays off the heap when there are no Stats
+	j := &sched.Job{Body: &body}
+	err = j.Process(0, lo, hi, nil, &st[0])
 	fillStats(c, nil, st)
 	return err
 }
 
-func fillStats(c config, run partition.Run, st *jobStats) {
+func fillStats(c config, run partition.Run, st []sched.SlotStats) {
 	if c.stats == nil {
 		return
 	}
@@ -131,9 +110,9 @@ func fillStats(c config, run partition.Run, st *jobStats) {
 	if st == nil {
 		return
 	}
-	c.stats.Workers = make([]WorkerStats, len(st.workers))
-	for w := range st.workers {
-		c.stats.Workers[w] = st.workers[w].WorkerStats
+	c.stats.Workers = make([]WorkerStats, len(st))
+	for w := range st {
+		c.stats.Workers[w] = WorkerStats{Items: st[w].Items, Chunks: st[w].Chunks, Busy: st[w].Busy}
 	}
 	if sr, ok := run.(partproto.StealingRun); ok {
 		for w := range c.stats.Workers {
@@ -141,18 +120,6 @@ func fillStats(c config, run partition.Run, st *jobStats) {
 			c.stats.Workers[w].Steals, c.stats.Workers[w].FailedSteals = cn.Steals, cn.FailedSteals
 		}
 	}
-}
-
-// region wraps a worker slot in a runtime/trace region when tracing is on.
-func (j *job) region() func() {
-	if !trace.IsEnabled() {
-		return func() {}
-	}
-	name := j.label
-	if name == "" {
-		name = "pfor"
-	}
-	return trace.StartRegion(context.Background(), name).End
 }
 
 func checkRange(call string, lo, hi int) {

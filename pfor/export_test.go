@@ -14,23 +14,6 @@ func Helpers() int {
 	return int(thePool.live.Load()) + thePool.nextra
 }
 
-// ClaimsPastFullJob posts a job of 2 slots whose slots are all claimed, as a
-// long call's job is while it runs, lets the pool's claim walk past it
-// rounds times (as helpers do after every short call), withdraws it, and
-// returns its next unclaimed slot, which must still be 2.
-func ClaimsPastFullJob(rounds int) int {
-	j := &job{slots: 2, wake: make(chan struct{}, 1)}
-	j.claims.Store(2<<32 | 2)
-	e := thePool.post(j, 0)
-	for range rounds {
-		if k, _ := thePool.claim(0); k == j {
-			panic("pfor: claim handed out a slot of a full job")
-		}
-	}
-	thePool.unpost(e)
-	return int(uint32(j.claims.Load()))
-}
-
 // SetLate puts the pool in the late state (see late.go), or takes it out of
 // it, until the test ends. The test must not run in parallel with others.
 func SetLate(t testing.TB, on bool) {
@@ -78,12 +61,4 @@ const LateSigns = lateSigns
 func IsLate() bool { return isLate() }
 
 // PostedJobs reports how many entries of the pool's posted jobs hold a job.
-func PostedJobs() int {
-	n := 0
-	for i := range thePool.high.Load() {
-		if thePool.posted[i].Load() != nil {
-			n++
-		}
-	}
-	return n
-}
+func PostedJobs() int { return thePool.loops.Len() }

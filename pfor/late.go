@@ -3,6 +3,8 @@ package pfor
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/stealkit/stealkit/internal/sched"
 )
 
 // Late helpers.
@@ -94,28 +96,28 @@ func noteCall(late bool) {
 // solo runs [lo, hi) on the caller's goroutine alone, as slot 0, in batches
 // that start at one item and grow to take about soloBatch each, until the
 // range is done, the job stops or soloFor has passed, and returns where it
-// stopped. A panic in the body stops the job, as in runSlot.
+// stopped. A panic in the body stops the job, as in sched.Job.RunSlot.
 func (j *job) solo(lo, hi int) (next int) {
 	defer func() {
 		if r := recover(); r != nil {
-			j.panicked(r)
+			j.Panicked(r)
 			next = hi
 		}
 	}()
-	defer j.region()()
-	var ws *WorkerStats
-	if j.stats != nil {
-		ws = &j.stats.workers[0].WorkerStats
+	defer j.Region()()
+	var ws *sched.SlotStats
+	if j.Stats != nil {
+		ws = &j.Stats[0]
 	}
 	batch, t := 1, now() // the items' cost is not known yet: one may take long
 	deadline := t + int64(soloFor)
 	for lo < hi && t < deadline {
-		if j.stopped() {
+		if j.Stopped() {
 			return lo
 		}
 		end := lo + int(min(uint64(batch), uint64(hi)-uint64(lo))) // hi-lo may overflow int
-		if err := j.process(0, lo, end, nil, ws); err != nil {
-			j.fail(err, nil)
+		if err := j.Process(0, lo, end, nil, ws); err != nil {
+			j.Fail(err, nil)
 			return lo
 		}
 		t1 := now()

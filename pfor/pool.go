@@ -65,11 +65,8 @@ type pool struct {
 	idle      sched.Idle
 
 	// Loop jobs (see post.go).
-	posted [maxPosted]atomic.Pointer[job] // jobs whose slots workers may claim; nil: a free entry
-	high   atomic.Int32                   // posted[high:] has never been used
-	gen    atomic.Uint64                  // bumped by every post, after the job is in posted
-	seqs   atomic.Uint64                  // bumped by every post, before: the last job's seq
-	extras atomic.Int32                   // extra helpers running: mirrors nextra for post's fast path
+	loops  sched.Posted
+	extras atomic.Int32 // extra helpers running: mirrors nextra for post's fast path
 
 	mu       sync.Mutex
 	workers  []*Worker // pool workers by index, retired ones included
@@ -224,7 +221,7 @@ func (p *pool) dropGuests(keep int) {
 // hasWork reports whether there is a task to find, or a slot of a loop job
 // whose seq is above since, as of some instant during the call.
 func (p *pool) hasWork(since uint64) bool {
-	if p.inject.Len() > 0 || p.open(since) != nil {
+	if p.inject.Len() > 0 || p.loops.Open(since) != nil {
 		return true
 	}
 	for _, v := range *p.victims.Load() {

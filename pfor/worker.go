@@ -93,7 +93,7 @@ func (w *Worker) push(t *task) {
 // whoever makes done true, as Worker.Wait does with the Group, does it
 // there, and pays nothing when it never sleeps.
 func (w *Worker) helpUntil(done func() bool, enlist func()) {
-	since := w.pool.seqs.Load() // loop jobs posted before may be further down this goroutine's stack
+	since := w.pool.loops.Seqs() // loop jobs posted before may be further down this goroutine's stack
 	for !done() {
 		if t := w.dq.Pop(); t != nil {
 			w.execute(t)
@@ -104,7 +104,7 @@ func (w *Worker) helpUntil(done func() bool, enlist func()) {
 		case t != nil:
 			w.execute(t)
 		case j != nil:
-			j.runSlot(s)
+			j.RunSlot(s)
 		default:
 			return
 		}
@@ -133,7 +133,7 @@ func (w *Worker) execute(t *task) {
 // sleeps. (Yielding every round would be too much: runtime.Gosched takes
 // the scheduler's global lock, and a spinning worker then slows every
 // goroutine of the process. Measured: BenchmarkDo.)
-func (w *Worker) search(done func() bool, enlist func(), since uint64) (*task, *job, int) {
+func (w *Worker) search(done func() bool, enlist func(), since uint64) (*task, *sched.Job, int) {
 	// One round before announcing the search: most searches of a busy pool
 	// succeed at once, and the announcement is a write to a word that every
 	// push and post reads (see sched.Idle).
@@ -185,14 +185,14 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*task, *
 // look takes a slot of the newest loop job whose seq is above since, else
 // a task from the injection queue, else tries each other deque once,
 // starting at a random one.
-func (w *Worker) look(since uint64) (*task, *job, int) {
+func (w *Worker) look(since uint64) (*task, *sched.Job, int) {
 	p := w.pool
 	// Jobs posted up to the generation of a look that found none open stay
 	// full: the main loop of a pool worker (since 0) looks at posted again
 	// only once a post has moved gen. A waiter, which skips older jobs,
 	// looks every time.
-	if g := p.gen.Load(); since != 0 || g != w.seen {
-		if j, s := p.claim(since); j != nil {
+	if g := p.loops.Gen(); since != 0 || g != w.seen {
+		if j, s := p.loops.Claim(since); j != nil {
 			return nil, j, s
 		}
 		if since == 0 {

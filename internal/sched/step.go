@@ -1,10 +1,12 @@
 package sched
 
-// A stepKind names one step of the sleep protocol that other goroutines can
-// observe: an atomic operation, a critical section under Idle.mu (run as one
-// step), or a channel operation. Before each, Idle and Parker call step,
-// which does nothing unless a test has installed stepHook: the interleaving
-// test runs real Idles and Parkers one step at a time under a deterministic
+// A stepKind names one step that other goroutines can observe, of the
+// workers' sleep protocol (an atomic operation, a critical section under
+// Idle.mu run as one step, or a channel operation), of a loop slot's sleep
+// and wake (see RunSlot and wakeSleeper) or of a loop caller's join (see
+// finish and join). Before each, the code calls step, which does nothing
+// unless a test has installed stepHook: the interleaving tests run real
+// Idles, Parkers and job slots one step at a time under a deterministic
 // scheduler.
 type stepKind uint8
 
@@ -20,10 +22,22 @@ const (
 	stepWakeOne                     // mu: unlist the newest sleeper, state: sleeper to searcher
 	stepToken                       // wake: send if there is room
 	stepUnpark                      // armed: load
+
+	stepNext      // a slot calls Next on the run
+	stepIdle      // a slot calls Idle on the run
+	stepCount     // a slot counts itself in sleepers
+	stepUncount   // a slot takes itself out of sleepers
+	stepSleep     // a slot blocks until it takes a token
+	stepWakeLoad  // wakeSleeper loads sleepers
+	stepWakeToken // wakeSleeper adds a token and signals
+	stepFinish    // a slot counts itself finished
+	stepJoinLoad  // the caller's join loads finished
+	stepJoinPark  // the caller's join CASes finished to add joinParked
+	stepJoinBlock // the caller's join blocks until the token on wake
 )
 
 // stepHook is nil outside tests. Tests set it before starting the goroutines
-// that use the Idles and Parkers under test and clear it after they have
+// that use the Idles, Parkers or jobs under test and clear it after they have
 // stopped.
 var stepHook func(stepKind)
 

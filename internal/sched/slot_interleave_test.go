@@ -1,4 +1,4 @@
-package pfor
+package sched
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // Exhaustive interleavings of a slot's sleep and wake protocol.
 //
-// Every step of runSlot and wakeSleeper that another slot can observe calls
+// Every step of RunSlot and wakeSleeper that another slot can observe calls
 // stepHook first (step.go). Here the hook is a stepsched.Sched's, so the
 // slots of a real job run one step at a time in an order a stepsched.Search
 // chooses, and every interleaving is run. The job's run is a scripted
@@ -49,6 +49,11 @@ func (r *scriptedRun) Stolen(int) bool             { return false }
 func (r *scriptedRun) Piece(int) int               { return 1 }
 func (r *scriptedRun) Hungry(int) bool             { return false }
 func (r *scriptedRun) GiveBack(int, int)           {}
+
+// bodyFunc is a Body from a function.
+type bodyFunc func(slot, lo, hi int) error
+
+func (f bodyFunc) Call(slot, lo, hi int) error { return f(slot, lo, hi) }
 
 // A slotScenario is a job of 1+idlers slots whose holder takes ranges.
 type slotScenario struct {
@@ -115,9 +120,8 @@ func runSlotsOnce(sc slotScenario, x *stepsched.Search[stepKind]) (err error) {
 	slots := 1 + sc.idlers
 	run := &scriptedRun{holder: 0, ranges: sc.ranges}
 	ran := 0
-	j := &job{wake: make(chan struct{}, 1), slots: int32(slots), run: run, split: run}
-	j.nudge.L = &j.mu
-	j.body = loopBody{chunk: func(lo, hi int) { ran += hi - lo }}
+	j := &Job{Slots: int32(slots), Run: run, split: run}
+	j.Init(bodyFunc(func(_, lo, hi int) error { ran += hi - lo; return nil }), nil)
 	s := stepsched.New[stepKind](slots)
 	stepHook = s.Hook
 	var path strings.Builder
@@ -129,7 +133,7 @@ func runSlotsOnce(sc slotScenario, x *stepsched.Search[stepKind]) (err error) {
 		}
 	}()
 	for th := range slots {
-		if err := s.Start(th, func() { j.runSlot(th) }); err != nil {
+		if err := s.Start(th, func() { j.RunSlot(th) }); err != nil {
 			return err
 		}
 	}

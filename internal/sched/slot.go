@@ -1,4 +1,4 @@
-package pfor
+package sched
 
 import (
 	"runtime"
@@ -7,16 +7,16 @@ import (
 	"github.com/stealkit/stealkit/internal/partproto"
 )
 
-// runSlot drives slot s until its run has no more work or the job stops,
+// RunSlot drives slot s until its run has no more work or the job stops,
 // and reports whether the slot slept meanwhile, waiting for a range another
 // slot held.
 // A panic in the body is recovered here, with the stack of the panic site,
 // and stops the job; the caller re-raises it after every slot has finished.
-func (j *job) runSlot(s int) (slept bool) {
+func (j *Job) RunSlot(s int) (slept bool) {
 	polls, asleep := 0, false // asleep: counted in sleepers
 	defer func() {
 		if r := recover(); r != nil {
-			j.panicked(r)
+			j.Panicked(r)
 		}
 		if asleep {
 			step(stepUncount)
@@ -26,18 +26,18 @@ func (j *job) runSlot(s int) (slept bool) {
 		step(stepFinish)
 		j.finish()
 	}()
-	defer j.region()()
+	defer j.Region()()
 	split := j.split
-	var ws *WorkerStats
-	if j.stats != nil {
-		ws = &j.stats.workers[s].WorkerStats
+	var ws *SlotStats
+	if j.Stats != nil {
+		ws = &j.Stats[s]
 	}
 	for {
-		if j.stopped() {
+		if j.Stopped() {
 			return
 		}
 		step(stepNext)
-		lo, hi, ok := j.run.Next(s)
+		lo, hi, ok := j.Run.Next(s)
 		if !ok {
 			if split == nil {
 				return
@@ -78,10 +78,10 @@ func (j *job) runSlot(s int) (slept bool) {
 			asleep = false
 		}
 		polls = 0
-		err := j.process(s, lo, hi, split, ws)
+		err := j.Process(s, lo, hi, split, ws)
 		j.wakeSleeper()
 		if err != nil {
-			j.fail(err, nil)
+			j.Fail(err, nil)
 			return
 		}
 	}
@@ -95,7 +95,7 @@ var idlePolls = 64
 // wakeSleeper wakes a sleeping slot, if there is one, to look for work
 // again. A woken slot that finds none goes back to sleep, and wakes the
 // next one when it stops.
-func (j *job) wakeSleeper() {
+func (j *Job) wakeSleeper() {
 	if step(stepWakeLoad); j.sleepers.Load() > 0 {
 		step(stepWakeToken)
 		j.mu.Lock()
@@ -106,7 +106,7 @@ func (j *job) wakeSleeper() {
 }
 
 // sleep waits for a token from wakeSleeper and takes it.
-func (j *job) sleep() {
+func (j *Job) sleep() {
 	j.mu.Lock()
 	for j.tokens == 0 {
 		j.nudge.Wait()
@@ -115,11 +115,11 @@ func (j *job) sleep() {
 	j.mu.Unlock()
 }
 
-// process runs the body over [lo, hi), in pieces if the run can split
+// Process runs the body over [lo, hi), in pieces if the run can split
 // (split.Piece items each): between pieces the worker checks whether the job
 // has stopped and whether another worker is hungry and, if so, gives back
 // the pieces it has not started.
-func (j *job) process(s, lo, hi int, split partproto.SplittingRun, ws *WorkerStats) error {
+func (j *Job) Process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats) error {
 	var t0 time.Time
 	if ws != nil {
 		t0 = time.Now()
@@ -130,12 +130,12 @@ func (j *job) process(s, lo, hi int, split partproto.SplittingRun, ws *WorkerSta
 		if ws != nil {
 			ws.Items += int64(hi - lo)
 		}
-		return j.body.call(s, lo, hi)
+		return j.Body.Call(s, lo, hi)
 	}
 	step := max(1, split.Piece(s))
 	for lo < hi {
 		end := lo + min(step, hi-lo)
-		if err := j.body.call(s, lo, end); err != nil {
+		if err := j.Body.Call(s, lo, end); err != nil {
 			return err
 		}
 		if ws != nil {

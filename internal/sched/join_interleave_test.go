@@ -1,4 +1,4 @@
-package pfor
+package sched
 
 import (
 	"fmt"
@@ -35,7 +35,7 @@ func exploreJoin(slots int) (runs int, err error) {
 
 // joinOnce runs one execution along x's recorded path and extends it to the end.
 func joinOnce(slots int, x *stepsched.Search[stepKind]) (err error) {
-	j := &job{wake: make(chan struct{}, 1), slots: int32(slots)}
+	j := &Job{wake: make(chan struct{}, 1), Slots: int32(slots)}
 	s := stepsched.New[stepKind](1 + slots)
 	stepHook = s.Hook
 	var path strings.Builder
