@@ -61,7 +61,7 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	}
 	if lo < hi && !j.Halted() {
 		j.Start(c.partitioner().Start(lo, hi, int(slots)))
-		late := j.Drive(&thePool.loops, thePool.post(&j.Job, int(slots)-1))
+		late := j.Drive(thePool.Pool, thePool.Post(&j.Job, int(slots)-1))
 		if adapts {
 			noteCall(late)
 		}

@@ -8,11 +8,7 @@ import (
 
 // Helpers reports how many helper goroutines the pool has running: its
 // workers and its extra helpers.
-func Helpers() int {
-	thePool.mu.Lock()
-	defer thePool.mu.Unlock()
-	return int(thePool.live.Load()) + thePool.nextra
-}
+func Helpers() int { return thePool.Helpers() }
 
 // SetLate puts the pool in the late state (see late.go), or takes it out of
 // it, until the test ends. The test must not run in parallel with others.
@@ -61,4 +57,4 @@ const LateSigns = lateSigns
 func IsLate() bool { return isLate() }
 
 // PostedJobs reports how many entries of the pool's posted jobs hold a job.
-func PostedJobs() int { return thePool.loops.Len() }
+func PostedJobs() int { return thePool.Loops().Len() }

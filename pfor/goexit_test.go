@@ -18,7 +18,7 @@ import (
 func onHelper() bool {
 	buf := make([]byte, 8192)
 	stack := string(buf[:runtime.Stack(buf, false)])
-	return strings.Contains(stack, "pfor.(*Worker).loop(") || strings.Contains(stack, "pfor.(*pool).extra(")
+	return strings.Contains(stack, "sched.(*Worker).loop(") || strings.Contains(stack, "sched.(*Pool).extra(")
 }
 
 // slowSlot0 makes slot 0 of a 2-item Static call wait, up to a deadline,
@@ -43,7 +43,7 @@ func slowSlot0(body func(i int)) func(i int) {
 func helperGoroutines() int {
 	var buf bytes.Buffer
 	pprof.Lookup("goroutine").WriteTo(&buf, 2)
-	return strings.Count(buf.String(), "pfor.(*Worker).loop(") + strings.Count(buf.String(), "pfor.(*pool).extra(")
+	return strings.Count(buf.String(), "sched.(*Worker).loop(") + strings.Count(buf.String(), "sched.(*Pool).extra(")
 }
 
 // TestGoexitOnHelper: a body that calls runtime.Goexit on a helper (as

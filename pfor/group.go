@@ -94,7 +94,7 @@ func (g *Group) Go(f func(w *Worker) error) {
 	}
 	t := (*Worker)(nil).newGroupTask(g)
 	t.f = f
-	thePool.injectTask(&t.task)
+	thePool.injectTask(&t.Task)
 }
 
 // Wait runs tasks, and sleeps when it finds none, until every task of g has
@@ -117,9 +117,9 @@ func (g *Group) Wait() error {
 	w := thePool.acquire()
 	defer thePool.release(w)
 	if g.pending.Load() != 0 {
-		id := goid()
-		defer w.gid.Store(0) // the guest may go to another goroutine next
-		w.gid.Store(id)
+		id := sched.GoID()
+		defer w.s.GID.Store(0) // the guest may go to another goroutine next
+		w.s.GID.Store(id)
 		if waitsForItself(id, g) {
 			panic("pfor: Group.Wait: called from a task of the Group, which would wait for itself")
 		}
@@ -156,7 +156,7 @@ func (w *Worker) Go(g *Group, f func(w *Worker) error) {
 	}
 	t := w.newGroupTask(g)
 	t.f = f
-	w.push(&t.task)
+	w.s.Push(&t.Task)
 }
 
 // Wait runs tasks, its own deque's first, until every task of g has
@@ -174,14 +174,14 @@ func (w *Worker) Wait(g *Group) error {
 	if g.pending.Load() != 0 {
 		// Listed as a waiter only once it may sleep: most waits end first.
 		listed := false
-		w.helpUntil(func() bool { return g.pending.Load() == 0 }, func() {
+		w.s.HelpUntil(func() bool { return g.pending.Load() == 0 }, func() {
 			if !listed {
 				listed = true
-				g.addWaiter(w.park)
+				g.addWaiter(w.s.Park())
 			}
 		})
 		if listed {
-			g.removeWaiter(w.park)
+			g.removeWaiter(w.s.Park())
 		}
 	}
 	if !g.stop.Load() { // every error, panic or cancellation stops g before its last task completes

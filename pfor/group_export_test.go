@@ -1,12 +1,12 @@
 package pfor
 
 // TaskWorkers reports how many worker goroutines the task pool has started.
-func TaskWorkers() int { return int(thePool.live.Load()) }
+func TaskWorkers() int { return thePool.Live() }
 
 // TaskIdle reports how many workers and guests of the task pool are
 // searching for work and how many sleep.
-func TaskIdle() (searching, sleeping int) { return thePool.idle.Counts() }
+func TaskIdle() (searching, sleeping int) { return thePool.IdleCounts() }
 
 // TaskVictims reports how many deques the task pool's idle workers search:
 // its workers' and its guests'.
-func TaskVictims() int { return len(*thePool.victims.Load()) }
+func TaskVictims() int { return len(thePool.Victims()) }

@@ -3,6 +3,8 @@ package pfor
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/stealkit/stealkit/internal/sched"
 )
 
 // A groupTask is a task of a Group: f.
@@ -24,13 +26,13 @@ import (
 //	kids  atomic.Int64  children not complete, minus 1 once the task has returned
 //
 // The task completes when kids reaches -1, which happens exactly once: in
-// the task's own exec, which subtracts its 1 after returning (or skips that
+// the task's own Exec, which subtracts its 1 after returning (or skips that
 // write if kids is 0: only the task spawns into kids, so with none of its
 // children outstanding nobody else touches it), or in the child whose
 // completion subtracts the last 1 after that. Completion is the last use of
 // a task: it is recycled there, with kids reset to 0.
 type groupTask struct {
-	task
+	sched.Task
 	g      *Group
 	f      func(*Worker) error
 	parent *groupTask // nil: counted in g.pending
@@ -44,7 +46,7 @@ type groupTask struct {
 // task allocating each, 300 with a sync.Pool alone, 100 to 160 with both.
 var groupTasks = sync.Pool{New: func() any {
 	t := new(groupTask)
-	t.job = t
+	t.Job = t
 	return t
 }}
 
@@ -71,8 +73,9 @@ func (w *Worker) newGroupTask(g *Group) *groupTask {
 	return t
 }
 
-// exec runs the task unless its group has stopped, as w's current task.
-func (t *groupTask) exec(w *Worker) {
+// Exec runs the task unless its group has stopped, as w's current task.
+func (t *groupTask) Exec(sw *sched.Worker) {
+	w := workerOf(sw)
 	g, prev := t.g, w.cur
 	w.cur = t
 	defer func() {

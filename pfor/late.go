@@ -71,7 +71,7 @@ func isLate() bool {
 }
 
 // noteCall records how an adaptive call that posted its job went: late
-// reports whether its helpers were late (see drive).
+// reports whether its helpers were late (see sched.Job.Drive).
 func noteCall(late bool) {
 	if !late {
 		if lateHelpers.streak.Load() != 0 { // load first: calls that go well write nothing

@@ -56,7 +56,7 @@ func countHelperGoroutines(t *testing.T) int {
 		if _, err := fmt.Sscanf(line, "%d @", &count); err == nil {
 			continue
 		}
-		if strings.Contains(line, "pfor.(*Worker).loop+") || strings.Contains(line, "pfor.(*pool).extra+") {
+		if strings.Contains(line, "sched.(*Worker).loop+") || strings.Contains(line, "sched.(*Pool).extra+") {
 			n += count
 		}
 	}

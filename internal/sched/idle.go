@@ -1,8 +1,3 @@
-// Package sched holds the parts of stealkit's task scheduler that do not
-// depend on tasks: the protocol by which idle workers sleep and wake (Idle
-// and Parker, this file) and the queue for work submitted from outside the
-// pool (Queue). The scheduler itself, and its deques, are in pfor and
-// internal/deque.
 package sched
 
 import (

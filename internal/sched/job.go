@@ -250,12 +250,12 @@ func (j *Job) Stopped() bool {
 func (j *Job) Halted() bool { return j.stop.Load() }
 
 // Drive runs the caller's part of the job: slot 0, then every slot no
-// helper has claimed; then it frees j's entry e of the posting table t and
-// waits for the helpers' slots to finish. It reports whether the helpers
+// helper has claimed; then it frees j's entry e of p's posting table
+// (from Post) and waits for the helpers' slots to finish. It reports whether the helpers
 // were late: the caller had to block for them, or ran a slot itself
 // although its post woke no worker, so that workers were searching (or
 // busy) but did not run it.
-func (j *Job) Drive(t *Posted, e int) (late bool) {
+func (j *Job) Drive(p *Pool, e int) (late bool) {
 	unposted := false
 	defer func() {
 		if !unposted {
@@ -268,7 +268,7 @@ func (j *Job) Drive(t *Posted, e int) (late bool) {
 					break
 				}
 			}
-			t.Remove(e)
+			p.loops.Remove(e)
 		}
 	}()
 	late = j.RunSlot(0)
@@ -279,7 +279,7 @@ func (j *Job) Drive(t *Posted, e int) (late bool) {
 		}
 		late = j.RunSlot(s) || !j.Woke || late
 	}
-	t.Remove(e)
+	p.loops.Remove(e)
 	unposted = true
 	return j.join() || late
 }

@@ -1,4 +1,4 @@
-package pfor
+package sched
 
 import (
 	"context"
@@ -6,27 +6,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"time"
-
-	"github.com/stealkit/stealkit/internal/sched"
 )
-
-// Loop jobs.
-//
-// A loop call posts its job in the pool's posting table (internal/sched's
-// Posted), from which searching workers claim its worker slots.
-//
-// Posting wakes sleeping workers through the pool's Idle: the entry's CAS
-// and gen's add make the job visible before Wake looks for sleepers, and a
-// worker about to sleep looks at posted once more after it announced
-// itself (hasWork), so that one of the two sees the other (see
-// internal/sched's Idle).
-//
-// Calls never depend on workers for progress: the caller claims every slot
-// no worker has claimed, and the stealing partitioners let it take the
-// unclaimed slots' work. So a nested call, a call made while every worker
-// is busy or asleep, or a call whose workers' threads the operating system
-// has taken off their cores, completes on its own goroutine, and only a
-// slot a worker has claimed can make the caller wait.
 
 const (
 	spinFor = 50 * time.Microsecond // how long an idle worker searches before it sleeps, an extra helper before it ends
@@ -35,18 +15,18 @@ const (
 	maxHelpers = 1024
 )
 
-// post makes j's unclaimed slots visible to workers, starting extra helpers
+// Post makes j's unclaimed slots visible to workers, starting extra helpers
 // if want is more than the pool has workers, and waking sleeping workers,
-// up to one per slot they could take. It returns the entry of posted that
-// holds j, for Posted.Remove, or -1 if every entry was taken. j's fields must be
-// set: a worker may claim a slot as soon as it is posted.
-func (p *pool) post(j *sched.Job, want int) int {
+// up to one per slot they could take. It returns the entry of the posting
+// table that holds j, for Drive, or -1 if every entry was taken. j's fields must be
+// set (Start): a worker may claim a slot as soon as it is posted.
+func (p *Pool) Post(j *Job, want int) int {
 	if want > int(p.target.Load()) {
 		// The pool may have fewer workers than GOMAXPROCS-1 now. Reading
 		// GOMAXPROCS takes the runtime's scheduler lock, too dear for every
 		// call: the pool follows it up here and in the task entry points,
 		// and down when a worker is about to sleep (see search).
-		p.grow()
+		p.Grow()
 	}
 	if extra := min(want, maxHelpers) - int(p.target.Load()); extra > 0 && int(p.extras.Load()) < extra {
 		p.mu.Lock()
@@ -70,7 +50,7 @@ func (p *pool) post(j *sched.Job, want int) int {
 
 // runSlot runs slot s of j on a helper goroutine (a pool worker or an extra
 // helper) whose labels are base, adding the job's labels meanwhile.
-func runSlot(base context.Context, j *sched.Job, s int) {
+func runSlot(base context.Context, j *Job, s int) {
 	if !j.Labeled {
 		j.RunSlot(s)
 		return
@@ -90,7 +70,7 @@ func helperLabels(id string) context.Context {
 
 // extra is an extra helper's goroutine, for calls wider than the pool: it
 // claims and runs loop slots until it finds none for spinFor, then ends.
-func (p *pool) extra(id int) {
+func (p *Pool) extra(id int) {
 	base := helperLabels("extra " + strconv.Itoa(id))
 	defer func() { // also when a body calls runtime.Goexit on this helper
 		p.mu.Lock()
@@ -105,7 +85,7 @@ func (p *pool) extra(id int) {
 			i, start = 0, time.Time{}
 			continue
 		}
-		if i%sched.SpinYield != 0 {
+		if i%SpinYield != 0 {
 			continue
 		}
 		if start.IsZero() {
