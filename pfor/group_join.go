@@ -31,13 +31,11 @@ func (j *bothJob[A, R]) Exec(w *sched.Worker) { j.res = j.f(workerOf(w), j.arg) 
 // They may run at the same time, so variables they share need the usual
 // synchronization; writes made by either happen before Join returns.
 //
-// Costs: two atomic stores to fork and one to take a back, 30 to 60 ns per
-// fork and join on this project's (shared, noisy) 2-core machine when
-// nothing is stolen (BenchmarkJoin -cpu 1, which uses Both, as does
+// Costs: O(1): two atomic stores to fork and one to take a back when nothing
+// is stolen (BenchmarkJoin -cpu 1, which uses Both, as does
 // BenchmarkFib/impl=both; impl=join shows Join with closures). Join itself
-// allocates nothing,
-// but a closure a that captures variables is allocated by the caller: Both
-// avoids that.
+// allocates nothing, but a closure a that captures variables is allocated
+// by the caller: Both avoids that.
 //
 // If a or b panics, Join panics with the panic of b if b panicked, else
 // with a's, once neither runs any more; a panic in a task run on another

@@ -88,7 +88,7 @@ func (j *Job) RunSlot(s int) (slept bool) {
 }
 
 // idlePolls is how many times a slot yields and polls for a give-back
-// before it sleeps: about 20-60 us here, several pieces. A variable so that
+// before it sleeps: long enough for several pieces. A variable so that
 // the interleaving tests can shorten the polling.
 var idlePolls = 64
 
