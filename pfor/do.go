@@ -16,8 +16,12 @@ import (
 // that must run at the same time need goroutines of their own.
 //
 // Do may be called from anywhere, tasks and loop bodies included, and the
-// functions may themselves call Do. With two functions or more, the caller
-// takes part as a guest worker and forks as Both does, halving fns: it
+// functions may themselves call Do. With two functions or more, when every
+// worker of the pool is busy at the call (none searching for work or
+// asleep), Do calls fns in order on the calling goroutine without entering
+// the pool, as the forks below would when no worker steals; the functions
+// call Do in turn, and those calls fork once a worker is free. Else the
+// caller takes part as a guest worker and forks as Both does, halving fns: it
 // leaves the second half on its deque, where an idle worker may steal it,
 // and goes on with the first, down to fns[0], which it runs first; then it
 // takes back, newest first, the halves nobody stole, or runs other tasks
@@ -29,8 +33,10 @@ import (
 // running finish, and Do re-raises the first panic as a *PanicError with
 // Call "Do". Do panics if a function is nil, before calling any.
 //
-// Costs: entering and leaving the pool, as Join, plus a fork per function,
-// as Both's (BenchmarkDo, BenchmarkForkTop/impl=do). Do itself allocates
+// Costs: two atomic loads to see whether a worker is free (BenchmarkRangeDo,
+// where every worker is busy with loops); where one is, entering and
+// leaving the pool, as Join, plus a fork per function, as Both's
+// (BenchmarkDo, BenchmarkForkTop/impl=do). Do itself allocates
 // nothing for up to 1024 functions, and a copy of fns for more; a function
 // literal that captures variables is allocated by the caller. Inside a
 // task, Both and Worker.Join cost less: they need no entering.
@@ -45,6 +51,10 @@ func Do(fns ...func()) {
 		return
 	case 1:
 		guard("Do", fns[0])
+		return
+	}
+	if inlineJoin() {
+		callInOrder("Do", fns...)
 		return
 	}
 	// Guaranteeing every function a goroutine of its own when no worker
@@ -65,6 +75,62 @@ func Do(fns ...func()) {
 	c.run(w, 0, len(fns))
 	if p := c.panic.Load(); p != nil {
 		panic(p)
+	}
+}
+
+// inlineJoin reports whether Do and Join, called now, should call their
+// functions one after another on the calling goroutine, without entering
+// the pool: whether every worker of the pool is running (see pool.busy).
+//
+// Entering the pool as a guest takes its lock twice and a fork costs a
+// push, a pop and a wake-up check, atomic operations that the race
+// detector makes dear; when no worker is searching or asleep, the forked
+// function waits on the guest's deque for a thief that is not there and
+// the caller takes it back itself, so the functions run in the same order
+// on the same goroutine as here. The state is read once, at the call: a
+// worker that becomes free later cannot take a function of a call that
+// chose to run inline, so the second of two long functions waits for the
+// first. Recursive fork-join, what Do and Join are made for, keeps its
+// balance all the same, because the choice is made at every call, not once
+// for a tree: a function run inline that forks again calls Do or Join
+// again, at every level of the tree down to its leaves, and the first call
+// made after a worker became free forks, and hands that worker half of
+// what is left below it; the halves of the levels above, which cannot be
+// stolen, are entered as calls of their own in turn and fork then too.
+// (Schedulers that create tasks lazily, as Tzannes, Caragea, Barua and
+// Vishkin's lazy scheduling does, rest on the same argument.)
+// TestForkAfterBusyLoop checks that a tree started while every worker is
+// busy hands leaves to the workers freed afterwards.
+func inlineJoin() bool {
+	p := thePool
+	if !p.busy() {
+		return false
+	}
+	if p.Live() > 0 {
+		// Workers have started, and all run. The pool may have fewer than
+		// GOMAXPROCS-1 now: reading GOMAXPROCS is too dear for every call,
+		// and loop calls, forks and sleeping workers follow it (see sched),
+		// as does the next call here once one of these workers is idle.
+		return true
+	}
+	// No worker has started (the pool is new, or GOMAXPROCS is or was
+	// 1): none would ever be idle to make a later call fork and start
+	// the others, so only GOMAXPROCS tells whether some should run.
+	p.Grow()
+	return p.busy()
+}
+
+// callInOrder calls fns one after another on the calling goroutine, and
+// re-raises a panic in one of them, the rest not called, as wrapPanic does
+// for the entry point named call.
+func callInOrder(call string, fns ...func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			panic(wrapPanic(call, r))
+		}
+	}()
+	for _, f := range fns {
+		f()
 	}
 }
 

@@ -6,7 +6,11 @@ package pfor
 // in a function given to Do, in a task. b runs on the calling goroutine at
 // once; a waits on a deque where an idle worker may steal it, and runs on
 // the calling goroutine after b if nobody did. While a runs elsewhere the
-// caller runs other tasks of the pool instead of blocking.
+// caller runs other tasks of the pool instead of blocking. When every
+// worker of the pool is busy at the call (none searching for work or
+// asleep), Join calls b and then a on the calling goroutine without
+// entering the pool, for the cost of two atomic loads: a call made in a or
+// b forks once a worker is free.
 //
 // a and b may run one after the other on the calling goroutine, so they
 // must not wait for each other (on a channel, a lock, a WaitGroup): that
@@ -15,13 +19,14 @@ package pfor
 // the same time too, so variables they share need the usual
 // synchronization; writes made by either happen before Join returns.
 //
-// Join takes part in the pool as a guest worker for the duration of the
-// call, as Do and Group.Wait do: the goroutine has no Worker of its own to
-// fork on: Go has no goroutine-local storage, and reading the goroutine's
-// id to look a worker up costs more than a fork (see Worker). Entering and
-// leaving takes the pool's lock twice, where w.Join and Both inside a task
-// take no lock and allocate nothing (BenchmarkForkTop/impl=join against
-// impl=both): use those when a *Worker is at hand.
+// When a worker is free, Join takes part in the pool as a guest worker for
+// the duration of the call, as Do and Group.Wait do: the goroutine has no
+// Worker of its own to fork on: Go has no goroutine-local storage, and
+// reading the goroutine's id to look a worker up costs more than a fork
+// (see Worker). Entering and leaving takes the pool's lock twice, where
+// w.Join and Both inside a task take no lock and allocate nothing
+// (BenchmarkForkTop/impl=join against impl=both): use those when a
+// *Worker is at hand.
 //
 // If a or b panics, Join panics with b's panic if b panicked, else with
 // a's, once neither runs any more, as a *PanicError with Call "Join". Join
@@ -29,6 +34,10 @@ package pfor
 func Join(a, b func()) {
 	checkFunc("Join", "a", a == nil)
 	checkFunc("Join", "b", b == nil)
+	if inlineJoin() {
+		callInOrder("Join", b, a)
+		return
+	}
 	w := thePool.acquire()
 	defer thePool.release(w)
 	guard("Join", func() { Both(w, callFunc, a, b) })

@@ -9,6 +9,15 @@ var thePool = pool{sched.NewPool(newWorker, wrapAny)}
 // pool is the package's view of a sched.Pool, with Workers of this package.
 type pool struct{ *sched.Pool }
 
+// busy reports whether every worker of the pool is running, none of them
+// searching for work or asleep (guests waiting in the pool count as
+// workers), as of some instant during the call: a task forked then would
+// find no thief. One atomic load.
+func (p pool) busy() bool {
+	searching, sleeping := p.IdleCounts()
+	return searching == 0 && sleeping == 0
+}
+
 // acquire returns a guest Worker for the calling goroutine.
 func (p pool) acquire() *Worker { return workerOf(p.Acquire()) }
 
