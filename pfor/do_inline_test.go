@@ -1,0 +1,259 @@
+package pfor_test
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stealkit/stealkit/partition"
+	"github.com/stealkit/stealkit/pfor"
+)
+
+// Do and Join called while every worker of the pool is busy run their
+// functions one after another on the caller, without entering the pool;
+// called once a worker is free, they fork again.
+
+// forkCalls are Do and Join as one shape: fork(first, second) runs first
+// on the caller at once, and second after it on the caller unless a free
+// worker takes it (Join's b is first).
+var forkCalls = []struct {
+	name string
+	fork func(first, second func())
+}{
+	{"Do", func(first, second func()) { pfor.Do(first, second) }},
+	{"Join", func(first, second func()) { pfor.Join(second, first) }},
+}
+
+// busyPool keeps every worker of the pool busy in the body of a loop,
+// called on another goroutine, until release is called (or the test ends):
+// busyPool returns once each worker runs a body and none searches or
+// sleeps. release waits for the loop to return.
+func busyPool(t *testing.T) (release func()) {
+	t.Helper()
+	n := runtime.GOMAXPROCS(0)
+	deadline := time.Now().Add(10 * time.Second)
+	pfor.Run(func(*pfor.Worker) {}) // the pool follows GOMAXPROCS: workers above it retire
+	for pfor.TaskWorkers() != n-1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10 s, %d pool workers at GOMAXPROCS %d; want %d", pfor.TaskWorkers(), n, n-1)
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	hold := make(chan struct{})
+	returned := make(chan struct{})
+	var onWorkers atomic.Int32
+	go func() {
+		defer close(returned)
+		pfor.Range(0, n, func(int) {
+			if onHelper() {
+				onWorkers.Add(1)
+			}
+			<-hold
+		}, pfor.WithWorkers(n), pfor.WithPartitioner(partition.Static()))
+	}()
+	var once sync.Once
+	release = func() { once.Do(func() { close(hold); <-returned }) }
+	t.Cleanup(release)
+	for {
+		searching, sleeping := pfor.TaskIdle()
+		if int(onWorkers.Load()) == n-1 && searching == 0 && sleeping == 0 {
+			return release
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10 s, %d of %d pool workers in the loop's bodies, %d searching, %d sleeping; want all in, none idle",
+				onWorkers.Load(), n-1, searching, sleeping)
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// awaitFreeWorker waits until some worker of the pool searches for work or
+// sleeps, and reports whether one did within 10 s.
+func awaitFreeWorker() bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		if searching, sleeping := pfor.TaskIdle(); searching+sleeping > 0 {
+			return true
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	return false
+}
+
+// TestForkWhileBusyRunsInline: Do and Join called while every worker is
+// busy run their second function on the caller, after the first, even
+// when the first frees the workers and waits for them: nothing was left
+// for a free worker to take.
+func TestForkWhileBusyRunsInline(t *testing.T) {
+	for _, call := range forkCalls {
+		t.Run(call.name, func(t *testing.T) {
+			procSweepOf(t, []int{2, 3, 8}, func(t *testing.T) {
+				release := busyPool(t)
+				caller := goid()
+				var mu sync.Mutex // held by each function as it appends to order
+				var order []string
+				var secondOn string
+				var secondStarted atomic.Bool
+				freed := true
+				call.fork(func() {
+					mu.Lock()
+					order = append(order, "first")
+					mu.Unlock()
+					release()
+					freed = awaitFreeWorker()
+					// A fork would have left second where the free worker
+					// takes it within this wait.
+					for deadline := time.Now().Add(100 * time.Millisecond); !secondStarted.Load() && time.Now().Before(deadline); {
+						time.Sleep(100 * time.Microsecond)
+					}
+				}, func() {
+					secondStarted.Store(true)
+					mu.Lock()
+					defer mu.Unlock()
+					secondOn = goid()
+					order = append(order, "second")
+				})
+				if !freed {
+					t.Fatalf("%s: no pool worker searched or slept within 10 s of the loop's end", call.name)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if got := fmt.Sprint(order); got != "[first second]" || secondOn != caller {
+					t.Errorf("%s called while every worker was busy: ran %s, second on goroutine %s; want [first second], both on the caller, %s",
+						call.name, got, secondOn, caller)
+				}
+			})
+		})
+	}
+}
+
+// TestForkAfterBusyLoop: a recursive Do (and Join) tree started while every
+// worker is busy with a loop runs its top levels inline; once the loop has
+// ended, the calls made below fork again and the freed workers take part.
+// Leaf 0 ends the loop and waits until a worker is free; leaf 2 belongs
+// to the first call made after that (leaves 0 and 1 are the halves of an
+// inline call), which must fork: leaf 2 waits until a leaf has run on
+// another goroutine, which leaf 3, taken by the free worker, does.
+func TestForkAfterBusyLoop(t *testing.T) {
+	const depth = 8
+	for _, call := range forkCalls {
+		t.Run(call.name, func(t *testing.T) {
+			procSweepOf(t, []int{2, 3, 8}, func(t *testing.T) {
+				release := busyPool(t)
+				caller := goid()
+				runs := make([]atomic.Int32, 1<<depth)
+				var elsewhere atomic.Int32
+				var freed, forked atomic.Bool
+				freed.Store(true)
+				forked.Store(true)
+				leaf := func(i int) {
+					runs[i].Add(1)
+					if goid() != caller {
+						elsewhere.Add(1)
+					}
+					switch i {
+					case 0:
+						release()
+						freed.Store(awaitFreeWorker())
+					case 2:
+						deadline := time.Now().Add(10 * time.Second)
+						for elsewhere.Load() == 0 && time.Now().Before(deadline) {
+							time.Sleep(100 * time.Microsecond)
+						}
+						forked.Store(elsewhere.Load() > 0)
+					}
+				}
+				var tree func(d, i int)
+				tree = func(d, i int) {
+					if d == 0 {
+						leaf(i)
+						return
+					}
+					call.fork(func() { tree(d-1, 2*i) }, func() { tree(d-1, 2*i+1) })
+				}
+				tree(depth, 0)
+				if !freed.Load() {
+					t.Fatalf("%s: no pool worker searched or slept within 10 s of the loop's end", call.name)
+				}
+				if !forked.Load() {
+					t.Errorf("%s tree of depth %d started while every worker was busy: no leaf ran on a worker freed since; want leaf 3 taken by one", call.name, depth)
+				}
+				for i := range runs {
+					if n := runs[i].Load(); n != 1 {
+						t.Errorf("%s tree: leaf %d ran %d times; want 1", call.name, i, n)
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestForkWhileBusyPanics: called while every worker is busy, Do and Join
+// run each function once, and re-raise a panic of either as a *PanicError
+// with the original value and Call "Do" or "Join"; Do starts no function
+// after one that panicked.
+func TestForkWhileBusyPanics(t *testing.T) {
+	procSweepOf(t, []int{1, 2, 8}, func(t *testing.T) {
+		busyPool(t)
+		for _, call := range forkCalls {
+			for bad := range 3 { // 0: first panics, 1: second, 2: neither
+				var runs [2]atomic.Int32
+				fn := func(k int) func() {
+					return func() {
+						runs[k].Add(1)
+						if k == bad {
+							panic(k)
+						}
+					}
+				}
+				pe, other := recoverPanic(func() { call.fork(fn(0), fn(1)) })
+				switch {
+				case bad == 2 && (pe != nil || other != nil):
+					t.Errorf("%s, nothing panicking: recovered %#v, %v; want no panic", call.name, pe, other)
+				case bad < 2 && (pe == nil || pe.Value != bad || pe.Call != call.name || pe.Stack == nil):
+					t.Errorf("%s, function %d panicking: recovered %#v, %v; want *PanicError{Value: %d, Call: %q} with a stack",
+						call.name, bad, pe, other, bad, call.name)
+				}
+				first, second := runs[0].Load(), runs[1].Load()
+				wantSecond := "1"
+				if bad == 0 { // Do starts nothing after a panic; Join may run a or not
+					wantSecond = map[string]string{"Do": "0", "Join": "0 or 1"}[call.name]
+				}
+				if first != 1 || !strings.Contains(wantSecond, fmt.Sprint(second)) {
+					t.Errorf("%s, function %d panicking: functions ran %d and %d times; want 1 and %s",
+						call.name, bad, first, second, wantSecond)
+				}
+			}
+		}
+	})
+}
+
+// TestForkStartsThePool: Do and Join alone start the pool's workers, and
+// fork to them, after GOMAXPROCS has grown from 1, when no worker runs and
+// so none is searching or asleep either.
+func TestForkStartsThePool(t *testing.T) {
+	for _, call := range forkCalls {
+		t.Run(call.name, func(t *testing.T) {
+			soloPool(t)
+			runtime.GOMAXPROCS(2) // soloPool restores the old value when the test ends
+			caller := goid()
+			for attempt := 0; ; attempt++ {
+				var secondOn atomic.Value // the goroutine of the second function
+				call.fork(func() {
+					for deadline := time.Now().Add(10 * time.Millisecond); secondOn.Load() == nil && time.Now().Before(deadline); {
+						time.Sleep(100 * time.Microsecond)
+					}
+				}, func() { secondOn.Store(goid()) })
+				if secondOn.Load() != caller {
+					return
+				}
+				if attempt == 100 {
+					t.Fatalf("%s at GOMAXPROCS 2, the pool's workers retired at 1: second function on the caller in 100 calls; want a started worker to take it", call.name)
+				}
+			}
+		})
+	}
+}
