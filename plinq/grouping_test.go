@@ -119,6 +119,7 @@ func checkIntKeys[I comparable](t *testing.T, name string, vals []I) {
 		check("GroupBy", slices.EqualFunc(groups, wantGroups, func(g plinq.Group[I, I], w refGroup[I, I]) bool {
 			return g.Key == w.Key && slices.Equal(g.Items, w.Items)
 		}), groups, wantGroups)
+		checkGroupFlows(t, name, vals, opts)
 		seq := func(op string, got, want []I) { t.Helper(); check(op, slices.Equal(got, want), got, want) }
 		seq("Distinct", must(plinq.Distinct(q).ToSlice()), refDistinctBy(vals, id))
 		seq("Union", must(plinq.Union(plinq.From(vals), plinq.From(other)).With(opts...).ToSlice()), refUnion(vals, other))
@@ -133,6 +134,37 @@ func checkIntKeys[I comparable](t *testing.T, name string, vals []I) {
 		joined, wantJoined := must(plinq.Join(plinq.From(other), plinq.From(vals), id, id, pair).With(opts...).ToSlice()), refJoin(other, vals, id, id, pair)
 		check("Join", slices.Equal(joined, wantJoined), joined, wantJoined)
 	}
+}
+
+// A placed is an element and its position in the input, which shows
+// whether a group's elements came in input order.
+type placed[I any] struct {
+	At int
+	V  I
+}
+
+// checkGroupFlows: GroupBy over a Where over a slice and over a Select,
+// which group the elements as the query yields them, match the reference,
+// each group's elements in input order.
+func checkGroupFlows[I comparable](t *testing.T, name string, vals []I, opts []pfor.Option) {
+	t.Helper()
+	in := make([]placed[I], len(vals))
+	for i, v := range vals {
+		in[i] = placed[I]{i, v}
+	}
+	keyOf := func(p placed[I]) I { return p.V }
+	sel := func(p placed[I]) bool { return p.At%5 != 2 }
+	same := func(op string, got []plinq.Group[I, placed[I]], want []refGroup[I, placed[I]]) {
+		t.Helper()
+		if !slices.EqualFunc(got, want, func(g plinq.Group[I, placed[I]], w refGroup[I, placed[I]]) bool {
+			return g.Key == w.Key && slices.Equal(g.Items, w.Items)
+		}) {
+			t.Fatalf("%s: %s with %d options: mismatch (-want +got):\n%s", name, op, len(opts), gocmp.Diff(want, got, cmpopts.EquateEmpty()))
+		}
+	}
+	same("GroupBy over Where", must(plinq.GroupBy(plinq.From(in).With(opts...).Where(sel), keyOf).ToSlice()), refGroupBy(refWhere(in, sel), keyOf))
+	self := func(p placed[I]) placed[I] { return p }
+	same("GroupBy over Select", must(plinq.GroupBy(plinq.Select(plinq.From(in).With(opts...), self), keyOf).ToSlice()), refGroupBy(in, keyOf))
 }
 
 // A span is the positions of the elements a part of AggregateBy folded:

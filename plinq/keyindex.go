@@ -61,6 +61,13 @@ func indexKeys[T any, K comparable](x *exec, items []T, key func(T) K) *keyIndex
 			}
 			return true
 		}, nil)
+	mergeKeys(x, ix, blockKeys)
+	return ix
+}
+
+// mergeKeys is phase 2: it numbers the blocks' keys globally, on the
+// calling goroutine or, past parallelMerge local keys, in parallel.
+func mergeKeys[K comparable](x *exec, ix *keyIndex[K], blockKeys [][]K) {
 	locals := 0
 	for _, keys := range blockKeys {
 		locals += len(keys)
@@ -70,7 +77,6 @@ func indexKeys[T any, K comparable](x *exec, items []T, key func(T) K) *keyIndex
 	} else {
 		mergeBlocks(ix, blockKeys)
 	}
-	return ix
 }
 
 // A blockNumbering is a worker's tables for numbering the keys of a block.
@@ -86,19 +92,40 @@ type blockNumbering[T any, K comparable] struct {
 // number numbers the keys of the block items, whose first item is item lo
 // of the index, in bi and local, and returns the block's keys.
 func (s *blockNumbering[T, K]) number(items []T, lo int, key func(T) K, bits func([]K, []uint64), bi *blockIndex, local []uint16) []K {
-	s.keys, s.bi = nil, bi
+	s.begin(bi)
 	for a := 0; a < len(items); a += batchLen {
 		e := min(a+batchLen, len(items))
-		keys, us := s.keysOf(items[a:e], key, bits)
-		for j, u := range us {
-			l := int(s.dense.find(u))
-			if l < 0 {
-				l = s.slow(keys[j], u, lo+a+j)
-			}
-			local[a+j] = uint16(l)
-			bi.count[l]++
-		}
+		s.add(items[a:e], lo+a, key, bits, local[a:e])
 	}
+	return s.end()
+}
+
+// begin starts numbering the keys of a block in bi.
+func (s *blockNumbering[T, K]) begin(bi *blockIndex) { s.keys, s.bi = nil, bi }
+
+// add numbers the keys of the block's next items b, whose first is item i
+// of the index, in local (len(local) >= len(b)).
+func (s *blockNumbering[T, K]) add(b []T, i int, key func(T) K, bits func([]K, []uint64), local []uint16) {
+	keys, us := s.keysOf(b, key, bits)
+	s.addKeys(keys, us, i, local)
+}
+
+// addKeys is add for the keys of the items, and their bits us.
+func (s *blockNumbering[T, K]) addKeys(keys []K, us []uint64, i int, local []uint16) {
+	local = local[:len(us)]
+	for j, u := range us {
+		l := int(s.dense.find(u))
+		if l < 0 {
+			l = s.slow(keys[j], u, i+j)
+		}
+		local[j] = uint16(l)
+		s.bi.count[l]++
+	}
+}
+
+// end ends the block, clearing the tables for the next, and returns the
+// block's keys in first-appearance order.
+func (s *blockNumbering[T, K]) end() []K {
 	if s.dense.on {
 		s.dense.clear(s.us)
 		s.us = s.us[:0]
@@ -170,23 +197,7 @@ func mergeBlocks[K comparable](ix *keyIndex[K], blockKeys [][]K) {
 // writes to few places, which the cache holds: it scatters straight, and
 // saves a copy.
 func arrange[T any, K comparable](x *exec, ix *keyIndex[K], items []T) (all []T, start []int) {
-	start = make([]int, len(ix.keys)+1)
-	for g, c := range ix.count {
-		start[g+1] = start[g] + c
-	}
-	// Where each block's run of each of its groups goes: after the same
-	// group's items in earlier blocks.
-	placed := make([]int, len(ix.keys))
-	dest := make([][]int, len(ix.blocks))
-	for b := range ix.blocks {
-		bi := &ix.blocks[b]
-		d := make([]int, len(bi.group))
-		for l, g := range bi.group {
-			d[l] = start[g] + placed[g]
-			placed[g] += bi.count[l]
-		}
-		dest[b] = d
-	}
+	start, dest := ix.places()
 	all = make([]T, len(items))
 	type scratch struct {
 		buf []T
@@ -228,6 +239,29 @@ func arrange[T any, K comparable](x *exec, ix *keyIndex[K], items []T) (all []T,
 			return true
 		}, nil)
 	return all, start
+}
+
+// places returns where each group starts in the items arranged group by
+// group (group g is [start[g], start[g+1])), and where each block's run of
+// each of its local keys goes (dest[b][l]): after the same group's items in
+// earlier blocks.
+func (ix *keyIndex[K]) places() (start []int, dest [][]int) {
+	start = make([]int, len(ix.keys)+1)
+	for g, c := range ix.count {
+		start[g+1] = start[g] + c
+	}
+	placed := make([]int, len(ix.keys))
+	dest = make([][]int, len(ix.blocks))
+	for b := range ix.blocks {
+		bi := &ix.blocks[b]
+		d := make([]int, len(bi.group))
+		for l, g := range bi.group {
+			d[l] = start[g] + placed[g]
+			placed[g] += bi.count[l]
+		}
+		dest[b] = d
+	}
+	return start, dest
 }
 
 // firsts returns the first item of each group, in group order.
