@@ -308,3 +308,23 @@ func TestParallelMerge(t *testing.T) {
 	checkIntKeys(t, "int64", ints)
 	checkIntKeys(t, "string", strs)
 }
+
+// TestGroupByFlowBlocks: GroupBy over a Where and a Select, over many
+// blocks, with keys first met block after block (negative ones first) and
+// a range that grows past the dense window midway, matches the reference
+// whether the blocks' keys merge on the caller or in parallel.
+func TestGroupByFlowBlocks(t *testing.T) {
+	defer plinq.ShrinkSizes()()
+	for _, merge := range []int{1 << 20, 0} {
+		restore := plinq.SetGrouping(8, merge)
+		r := rand.New(rand.NewPCG(9, uint64(merge)))
+		vals := make([]int64, 500)
+		for i := range vals {
+			vals[i] = int64(i/40)*3 - 20 + int64(r.IntN(3))
+		}
+		for _, opts := range groupingConfigs() {
+			checkGroupFlows(t, fmt.Sprintf("merge past %d", merge), vals, opts)
+		}
+		restore()
+	}
+}
