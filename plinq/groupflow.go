@@ -57,12 +57,18 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 							return false
 						}
 						e := min(a+batchLen, hi)
+						// Every offset is written and the selected ones
+						// kept, with no branch on pred's result, which a
+						// processor cannot predict for a random selection.
 						at := len(s.sel)
+						sel, n := slices.Grow(s.sel, e-a)[:at+e-a], at
 						for i, v := range elems[a:e] {
+							sel[n] = uint16(a - lo + i)
 							if pred(v) {
-								s.sel = append(s.sel, uint16(a-lo+i))
+								n++
 							}
 						}
+						s.sel = sel[:n]
 						keys, us := s.selKeys(elems[lo:], s.sel[at:], key, bits)
 						s.local = slices.Grow(s.local, len(keys))[:at+len(keys)]
 						s.addKeys(keys, us, at, s.local[at:])
