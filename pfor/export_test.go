@@ -3,7 +3,6 @@ package pfor
 import (
 	"math"
 	"testing"
-	"time"
 )
 
 // Helpers reports how many helper goroutines the pool has running: its
@@ -13,34 +12,16 @@ func Helpers() int { return thePool.Helpers() }
 // SetLate puts the pool in the late state (see late.go), or takes it out of
 // it, until the test ends. The test must not run in parallel with others.
 func SetLate(t testing.TB, on bool) {
-	clearLate()
+	lateHelpers.streak.Store(0)
+	lateHelpers.until.Store(0)
 	if on {
 		lateHelpers.until.Store(math.MaxInt64)
 	}
-	t.Cleanup(clearLate)
+	t.Cleanup(func() {
+		lateHelpers.streak.Store(0)
+		lateHelpers.until.Store(0)
+	})
 }
-
-func clearLate() {
-	lateHelpers.streak.Store(0)
-	lateHelpers.until.Store(0)
-	lateHelpers.ended.Store(0)
-	lateHelpers.window.Store(0)
-}
-
-// EndLate ends the late state as if its window had passed ago.
-func EndLate(ago time.Duration) {
-	lateHelpers.until.Store(0)
-	lateHelpers.ended.Store(now() - int64(ago))
-}
-
-// LateWindow is the late state's last window.
-func LateWindow() time.Duration { return time.Duration(lateHelpers.window.Load()) }
-
-// The late state's first and longest windows.
-const (
-	LateWindowFirst = lateWindow
-	LateWindowMax   = lateWindowMax
-)
 
 // NoteCall records an adaptive call whose helpers were late or not, as a
 // call does, and reports whether the pool is then in the late state.

@@ -18,36 +18,28 @@ import (
 // (Auto with no grain, see config.adapts) runs out of work and has to block,
 // in its slot waiting for a range another slot holds or in join, instead of
 // finishing with its helpers. lateSigns such calls in a row put the pool in
-// the late state for a window, extended by every later sign. Meanwhile
+// the late state for lateWindow, extended by every later sign. Meanwhile
 // those calls start on the caller alone (see solo) and bring in helpers for
 // what is left after soloFor: a short call completes at about the
 // sequential loop's speed, without waiting for a thread the operating
 // system has put aside, and a long one is parallel after soloFor. Calls
 // whose partitioner or grain promises its ranges run as always.
 //
-// The state ends when its window has passed. Calls in it do not post at
-// first, so they cannot see the neighbour leave: the first calls after the
-// window post again. If one of them finds helpers late within a window's
-// length of the end, the neighbour has stayed, and the state starts again
-// at once for twice as long, up to lateWindowMax: a neighbour that stays
-// costs a few calls with late helpers per window, and windows grow until
-// those calls are rare. A sign later than that is counted as a first one.
+// The state ends lateWindow after the last sign. Calls in it do not post at
+// first, so a neighbour that stays costs a few calls with helpers per
+// window, which find it again.
 const (
-	lateSigns     = 8                      // calls in a row with late helpers that enter the state
-	lateWindow    = 20 * time.Millisecond  // how long the state first lasts
-	lateWindowMax = time.Second            // the longest a window grows to
-	soloFor       = 100 * time.Microsecond // how long a call in the state runs alone
-	soloBatch     = 10 * time.Microsecond  // how long a batch of solo should take
+	lateSigns  = 8                      // calls in a row with late helpers that enter the state
+	lateWindow = 20 * time.Millisecond  // how long a sign keeps the state
+	soloFor    = 100 * time.Microsecond // how long a call in the state runs alone
+	soloBatch  = 10 * time.Microsecond  // how long a batch of solo should take
 )
 
-// lateHelpers is the pool's late state. Any call reads and writes it, with
-// atomics only; a race between two calls at worst counts a sign once or
-// twice, or takes one of two windows.
+// lateHelpers is the pool's late state. Any call reads and writes it, with atomics
+// only; a race between two calls at worst counts a sign once or twice.
 var lateHelpers struct {
 	streak atomic.Int32 // adaptive calls in a row whose helpers were late
-	until  atomic.Int64 // clock (see now) until which adaptive calls start alone; 0: not late
-	ended  atomic.Int64 // clock at which the last state ended
-	window atomic.Int64 // the last state's window, in nanoseconds
+	until  atomic.Int64 // clock (see now) until which adaptive calls start alone
 }
 
 var epoch = time.Now()
@@ -64,9 +56,7 @@ func isLate() bool {
 	if now() < u {
 		return true
 	}
-	if lateHelpers.until.CompareAndSwap(u, 0) { // the state has ended: calls read no clock until the next
-		lateHelpers.ended.Store(u)
-	}
+	lateHelpers.until.CompareAndSwap(u, 0) // the state has ended: calls read no clock until the next
 	return false
 }
 
@@ -79,18 +69,9 @@ func noteCall(late bool) {
 		}
 		return
 	}
-	t, w := now(), lateHelpers.window.Load()
-	switch {
-	case lateHelpers.until.Load() != 0: // in the state: a long call's sign extends it
-	case t-lateHelpers.ended.Load() < w: // soon after the state ended: the neighbour has stayed
-		w = min(2*w, int64(lateWindowMax))
-	case lateHelpers.streak.Add(1) >= lateSigns:
-		w = int64(lateWindow)
-	default:
-		return
+	if lateHelpers.streak.Add(1) >= lateSigns {
+		lateHelpers.until.Store(now() + int64(lateWindow)) // commits the state: adaptive calls start alone
 	}
-	lateHelpers.window.Store(w)
-	lateHelpers.until.Store(t + w) // commits the state: adaptive calls start alone
 }
 
 // solo runs [lo, hi) on the caller's goroutine alone, as slot 0, in batches

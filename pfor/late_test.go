@@ -5,7 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stealkit/stealkit/partition"
 	"github.com/stealkit/stealkit/pfor"
@@ -31,56 +30,6 @@ func TestLateSigns(t *testing.T) {
 		if late := pfor.NoteCall(true); late != (i == pfor.LateSigns-1) {
 			t.Fatalf("after %d calls in a row with late helpers, late = %v; want %v", i+1, late, i == pfor.LateSigns-1)
 		}
-	}
-}
-
-// TestLateWindowGrowsWhileHelpersStayLate: a call with late helpers soon
-// after the state ended brings it back at once, for twice as long each
-// time, up to the longest window.
-func TestLateWindowGrowsWhileHelpersStayLate(t *testing.T) {
-	pfor.SetLate(t, false)
-	for range pfor.LateSigns {
-		pfor.NoteCall(true)
-	}
-	want := pfor.LateWindowFirst
-	for round := 0; round < 10; round++ {
-		if got := pfor.LateWindow(); got != want {
-			t.Fatalf("round %d: window %v; want %v", round, got, want)
-		}
-		pfor.EndLate(0)
-		if !pfor.NoteCall(true) {
-			t.Fatalf("round %d: a call with late helpers just after the state ended did not bring it back", round)
-		}
-		want = min(2*want, pfor.LateWindowMax)
-	}
-	if want != pfor.LateWindowMax {
-		t.Fatalf("the window never reached its longest, %v", pfor.LateWindowMax)
-	}
-}
-
-// TestLateSignLongAfterCountsAsFirst: a call with late helpers more than a
-// window after the state ended is one sign among lateSigns, and a state it
-// starts has the first window.
-func TestLateSignLongAfterCountsAsFirst(t *testing.T) {
-	pfor.SetLate(t, false)
-	for range pfor.LateSigns {
-		pfor.NoteCall(true)
-	}
-	pfor.EndLate(0)
-	pfor.NoteCall(true) // back, for twice as long
-	pfor.EndLate(2*pfor.LateWindowFirst + time.Millisecond)
-	pfor.NoteCall(false)
-	if pfor.NoteCall(true) {
-		t.Fatal("one call with late helpers two windows after the state ended brought it back; want lateSigns in a row")
-	}
-	for range pfor.LateSigns - 1 {
-		pfor.NoteCall(true)
-	}
-	if !pfor.IsLate() {
-		t.Fatal("lateSigns calls in a row with late helpers did not bring the state back")
-	}
-	if got := pfor.LateWindow(); got != pfor.LateWindowFirst {
-		t.Fatalf("window %v; want the first, %v", got, pfor.LateWindowFirst)
 	}
 }
 
