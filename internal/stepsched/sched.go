@@ -58,8 +58,13 @@ func New[K any](threads int) *Sched[K] {
 // thread is about to take a step of kind k and parks it until it is granted
 // that step. It runs on the thread that called it, which is the one granted
 // last: every other thread is parked. After Close it ends the thread with
-// runtime.Goexit instead.
+// runtime.Goexit instead, also when a call deferred by the thread steps.
 func (s *Sched[K]) Hook(k K) {
+	if s.abort {
+		// A deferred call of a thread that Close is ending steps again:
+		// end it there too, or it would park with no one left to grant it.
+		runtime.Goexit()
+	}
 	th := s.running
 	s.reports <- report[K]{thread: th, kind: k}
 	<-s.grants[th]

@@ -3,6 +3,7 @@ package stepsched
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // A toy program under test: thread t takes two steps, each a write (kind 'w')
@@ -136,5 +137,37 @@ func TestLivelock(t *testing.T) {
 	})
 	if err == nil || err.Error() != "no end after 3 steps: livelock" {
 		t.Errorf("Run = %v; want no end after 3 steps: livelock", err)
+	}
+}
+
+// TestCloseEndsDeferredSteps: Close ends a parked thread, and a call the
+// thread deferred that steps again ends there too instead of parking for
+// good: the thread's deferred calls after the step do not run, and the
+// thread's goroutine exits.
+func TestCloseEndsDeferredSteps(t *testing.T) {
+	s := New[byte](1)
+	var after bool
+	exited := make(chan struct{})
+	if err := s.Start(0, func() {
+		defer close(exited)
+		defer func() {
+			s.Hook('w') // the thread's unwinding takes a step
+			after = true
+		}()
+		s.Hook('r')
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a thread whose deferred call steps after Close is still parked; want it ended")
+	}
+	if after {
+		t.Error("the deferred call ran past its step after Close; want it ended at the step")
+	}
+	if s.Live() != 0 {
+		t.Errorf("Live after Close = %08b; want none", s.Live())
 	}
 }
