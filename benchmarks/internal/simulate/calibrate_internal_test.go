@@ -138,17 +138,22 @@ func TestForkJoinPartitioner(t *testing.T) {
 // each atomic operation and call).
 func TestCallSample(t *testing.T) {
 	const each = 2 * time.Microsecond
-	if got := newCallSample(&chunkCost{n: 1000, each: each}).trial(); got < 0.9*float64(each) || got > 2*float64(each) {
+	if got := fastest(newCallSample(&chunkCost{n: 1000, each: each}).trial); got < 0.9*float64(each) || got > 2*float64(each) {
 		t.Errorf("a call trial with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
 	}
 	// Under -race on a loaded CI machine the free calls read up to a fifth of the dear calls'
 	// cost: the bound is half of it, which still tells the two apart.
-	if got := newCallSample(&chunkCost{n: 1000}).trial(); got > float64(each)/2 {
+	if got := fastest(newCallSample(&chunkCost{n: 1000}).trial); got > float64(each)/2 {
 		t.Errorf("a call trial with free calls = %.0f ns; want next to nothing, under half of %v", got, each)
 	}
 	if got := newCallSample(&chunkCost{}).trial(); got != 0 {
 		t.Errorf("a call trial with no items = %g; want 0", got)
 	}
+}
+
+// fastest returns the least of three trials: a trial the machine preempts only reads longer.
+func fastest(trial func() float64) float64 {
+	return min(trial(), trial(), trial())
 }
 
 // TestCalibratorCallTrials: a Calibrator's call trials measure what a callSample's trial does, one
@@ -158,13 +163,17 @@ func TestCalibratorCallTrials(t *testing.T) {
 	inst := &chunkCost{n: 1000, each: each}
 	cal := NewCalibrator(inst, make(Costs, inst.n+1), 1, 2)
 	for range 3 {
-		if got := cal.CallTrial(); got < 0.9*float64(each) || got > 2*float64(each) {
+		if got := cal.CallTrial(); got < 0.9*float64(each) {
 			t.Errorf("CallTrial with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
 		}
 	}
 	trials := cal.CallTrials()
 	if len(trials) != 3 {
 		t.Fatalf("CallTrials after 3 trials = %v; want 3 figures", trials)
+	}
+	// A trial the machine preempts reads long; the fastest of the three is the call's cost.
+	if got := slices.Min(trials); got > 2*float64(each) {
+		t.Errorf("CallTrials with %v a call = %v; want the fastest under %d", each, trials, 2*each.Nanoseconds())
 	}
 	if got, want := cal.CallNs(), lowerMedian(trials); got != want || len(cal.CallTrials()) != 3 {
 		t.Errorf("CallNs = %g after trials %v; want their median %g, and no trial more", got, trials, want)
