@@ -3,6 +3,8 @@ package pfor
 import (
 	"math"
 	"testing"
+
+	"github.com/stealkit/stealkit/internal/sched"
 )
 
 // Helpers reports how many helper goroutines the pool has running: its
@@ -23,12 +25,17 @@ func SetLate(t testing.TB, on bool) {
 	})
 }
 
-// NoteCall records an adaptive call whose helpers were late or not, as a
-// call does, and reports whether the pool is then in the late state.
-func NoteCall(late bool) bool {
-	noteCall(late)
+// NoteCall records an adaptive call whose helpers were late, on time, or
+// neither (see sched.Sign), as a call does, and reports whether the pool is
+// then in the late state.
+func NoteCall(s sched.Sign) bool {
+	noteCall(s)
 	return isLate()
 }
+
+// Spinning reports how many of the pool's helpers are spinning, looking
+// for work.
+func Spinning() int { return thePool.Spinning() }
 
 // LateSigns is how many calls in a row with late helpers enter the state.
 const LateSigns = lateSigns

@@ -5,7 +5,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/stealkit/stealkit/internal/sched"
 	"github.com/stealkit/stealkit/partition"
 	"github.com/stealkit/stealkit/pfor"
 )
@@ -15,21 +17,35 @@ import (
 // once they have run for a while.
 
 // TestLateSigns: lateSigns calls in a row with late helpers enter the state,
-// fewer do not, and a call that goes well starts the count again.
+// fewer do not, a call that goes well starts the count again, and calls
+// that learnt nothing of their helpers neither count nor start it again.
 func TestLateSigns(t *testing.T) {
 	pfor.SetLate(t, false)
 	for range pfor.LateSigns - 1 {
-		if pfor.NoteCall(true) {
+		if pfor.NoteCall(sched.Late) {
 			t.Fatalf("late after fewer than %d calls with late helpers; want not yet", pfor.LateSigns)
 		}
 	}
-	if pfor.NoteCall(false) {
+	if pfor.NoteCall(sched.OnTime) {
 		t.Fatal("late after a call that went well; want not")
 	}
 	for i := range pfor.LateSigns {
-		if late := pfor.NoteCall(true); late != (i == pfor.LateSigns-1) {
+		if late := pfor.NoteCall(sched.Late); late != (i == pfor.LateSigns-1) {
 			t.Fatalf("after %d calls in a row with late helpers, late = %v; want %v", i+1, late, i == pfor.LateSigns-1)
 		}
+		if i < pfor.LateSigns-1 && pfor.NoteCall(sched.NoSign) {
+			t.Fatalf("late after %d calls with late helpers and some without a sign; want not yet", i+1)
+		}
+	}
+	pfor.SetLate(t, false)
+	for range pfor.LateSigns - 1 {
+		pfor.NoteCall(sched.Late)
+	}
+	for range 3 * pfor.LateSigns {
+		pfor.NoteCall(sched.NoSign)
+	}
+	if !pfor.NoteCall(sched.Late) {
+		t.Fatalf("calls without a sign started the count again: %d late calls, some without a sign between, and not late", pfor.LateSigns)
 	}
 }
 
@@ -101,18 +117,54 @@ func TestLateKeepsPromisedRanges(t *testing.T) {
 	}
 }
 
-// TestLateWhenHelpersDoNotRun: at GOMAXPROCS=1 a helper woken or spinning
-// gets no P while the caller runs, so every call's caller runs the
-// helper's slot itself although no helper was parked: a sign each time,
-// and the pool turns late.
-func TestLateWhenHelpersDoNotRun(t *testing.T) {
-	pfor.SetLate(t, false)
+// quietHelpers waits, at GOMAXPROCS=1, until no helper of the pool spins:
+// workers of earlier tests sleep or retire, extra helpers end.
+func quietHelpers(t *testing.T) {
+	for try := 0; pfor.Spinning() > 0; try++ {
+		if try == 1000 {
+			t.Fatalf("%d helpers still spinning after 1 s", pfor.Spinning())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestNotLateWhileHelpersStart: at GOMAXPROCS=1 a helper a call starts or
+// wakes gets no P while the caller runs, as on an idle machine its thread
+// takes a while to run: back-to-back calls run its slot on the caller, and
+// none of them is a sign.
+func TestNotLateWhileHelpersStart(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	quietHelpers(t)
+	pfor.SetLate(t, false)
+	for i := range 4 * pfor.LateSigns {
+		pfor.Range(0, 100, func(int) {}, pfor.WithWorkers(2))
+		if pfor.IsLate() {
+			t.Fatalf("late after %d back-to-back calls whose helpers had not run yet; want not late", i+1)
+		}
+	}
+}
+
+// TestLateWhenHelpersDoNotRun: at GOMAXPROCS=1 a helper that has run and
+// spins gets no P while the caller runs, as a helper whose thread the
+// operating system has taken off its core: every call's caller runs the
+// slot the spinning helper should have claimed, a sign each time, and the
+// pool turns late.
+func TestLateWhenHelpersDoNotRun(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	quietHelpers(t)
+	pfor.SetLate(t, false)
+	pfor.Range(0, 100, func(int) {}, pfor.WithWorkers(2)) // starts an extra helper
+	for try := 0; pfor.Spinning() == 0; try++ {
+		if try == 1000 {
+			t.Fatal("the extra helper a call started never spun")
+		}
+		runtime.Gosched() // lets the helper run until it yields, spinning
+	}
 	for range 4 * pfor.LateSigns {
 		pfor.Range(0, 100, func(int) {}, pfor.WithWorkers(2))
 		if pfor.IsLate() {
 			return
 		}
 	}
-	t.Fatalf("%d calls whose helpers never ran, and the pool is not late; want late after %d", 4*pfor.LateSigns, pfor.LateSigns)
+	t.Fatalf("%d calls whose spinning helper never ran, and the pool is not late; want late after %d", 4*pfor.LateSigns, pfor.LateSigns)
 }

@@ -19,6 +19,14 @@ type Pool struct {
 	inject    Queue[Task]
 	idle      Idle
 
+	// spinning counts the helpers running a search: pool workers and guests
+	// between their StartSearch (or waking) and their StopSearch (or
+	// sleep), and extra helpers looking for a slot. Unlike idle's count of
+	// searchers it leaves out a worker woken whose goroutine has not run
+	// yet: a post that finds a helper spinning may expect it to claim a
+	// slot within a round of its search (see Drive).
+	spinning atomic.Int32
+
 	// Loop jobs (see Posted, and Post in post.go).
 	loops  Posted
 	extras atomic.Int32 // extra helpers running: mirrors nextra for post's fast path
@@ -220,6 +228,9 @@ func (p *Pool) Helpers() int {
 
 // Live reports how many pool workers have their goroutine running.
 func (p *Pool) Live() int { return int(p.live.Load()) }
+
+// Spinning reports how many helpers are spinning (see Pool.spinning).
+func (p *Pool) Spinning() int { return int(p.spinning.Load()) }
 
 // IdleCounts reports the searching and sleeping workers (see Idle.Counts).
 func (p *Pool) IdleCounts() (searching, sleeping int) { return p.idle.Counts() }

@@ -17,7 +17,8 @@ const (
 
 // Post makes j's unclaimed slots visible to workers, starting extra helpers
 // if want is more than the pool has workers, and waking sleeping workers,
-// up to one per slot they could take. It returns the entry of the posting
+// up to one per slot they could take. It notes for Drive how many helpers,
+// up to want, were spinning. It returns the entry of the posting
 // table that holds j, for Drive, or -1 if every entry was taken. j's fields must be
 // set (Start): a worker may claim a slot as soon as it is posted.
 func (p *Pool) Post(j *Job, want int) int {
@@ -43,7 +44,8 @@ func (p *Pool) Post(j *Job, want int) int {
 		return -1
 	}
 	if want > 0 {
-		j.Woke = p.idle.Wake(want)
+		j.spun = min(p.spinning.Load(), int32(want))
+		p.idle.Wake(want)
 	}
 	return e
 }
@@ -79,11 +81,25 @@ func (p *Pool) extra(id int) {
 		p.mu.Unlock()
 	}()
 	var start time.Time
+	spinning := false // counted in p.spinning
+	defer func() {
+		if spinning {
+			p.spinning.Add(-1)
+		}
+	}()
 	for i := 1; ; i++ {
 		if j, s := p.loops.Claim(0); j != nil {
+			if spinning {
+				p.spinning.Add(-1)
+				spinning = false
+			}
 			runSlot(base, j, s)
 			i, start = 0, time.Time{}
 			continue
+		}
+		if !spinning {
+			p.spinning.Add(1)
+			spinning = true
 		}
 		if i%SpinYield != 0 {
 			continue

@@ -113,15 +113,18 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*Task, *
 	if t, j, s := w.look(since); t != nil || j != nil {
 		return t, j, s
 	}
-	idle := &w.pool.idle
+	idle, spinning := &w.pool.idle, &w.pool.spinning
 	idle.StartSearch()
+	spinning.Add(1)
 	var start time.Time
 	for round := 1; ; round++ {
 		if done != nil && done() || done == nil && w.pool.excess(w) {
+			spinning.Add(-1)
 			idle.StopSearch()
 			return nil, nil, 0
 		}
 		if t, j, s := w.look(since); t != nil || j != nil {
+			spinning.Add(-1)
 			idle.StopSearch()
 			return t, j, s
 		}
@@ -139,12 +142,14 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*Task, *
 			if done == nil {
 				w.pool.Grow()
 			}
+			spinning.Add(-1)
 			idle.Sleep(w.park, func() bool {
 				if enlist != nil {
 					enlist()
 				}
 				return done != nil && done() || done == nil && w.pool.excess(w) || w.pool.hasWork(since)
 			})
+			spinning.Add(1) // this goroutine runs again
 			start = time.Time{}
 			continue
 		}
