@@ -24,8 +24,12 @@ type Pool struct {
 	// sleep), and extra helpers looking for a slot. Unlike idle's count of
 	// searchers it leaves out a worker woken whose goroutine has not run
 	// yet: a post that finds a helper spinning may expect it to claim a
-	// slot within a round of its search (see Drive).
+	// slot within a round of its search (see Drive), and one woken long ago
+	// too (see expected).
 	spinning atomic.Int32
+	// pendingSince is the clock (see epoch) at the first post since which
+	// every post found workers counted searching but not spinning, or 0.
+	pendingSince atomic.Int64
 
 	// Loop jobs (see Posted, and Post in post.go).
 	loops  Posted

@@ -44,10 +44,46 @@ func (p *Pool) Post(j *Job, want int) int {
 		return -1
 	}
 	if want > 0 {
-		j.spun = min(p.spinning.Load(), int32(want))
+		j.spun = min(p.expected(), int32(want))
 		p.idle.Wake(want)
 	}
 	return e
+}
+
+// wakeGrace is how long a worker counted searching may take to run before
+// the pool expects it as if it were spinning: on an idle machine a woken
+// thread runs well within it, while a thread a busy neighbour keeps from
+// its core waits for the neighbour's time slice to end.
+const wakeGrace = 500 * time.Microsecond
+
+// epoch is the origin of pendingSince's clock.
+var epoch = time.Now()
+
+// expected returns how many helpers a post may expect to claim a slot
+// within a round of their search: those spinning, and, once workers have
+// been counted searching without spinning (woken, their goroutines yet to
+// run) at every post for wakeGrace, those too. It reads the clock only
+// while such workers are seen.
+func (p *Pool) expected() int32 {
+	spun := p.spinning.Load()
+	searching, _ := p.idle.Counts()
+	pending := int32(searching) - spun
+	if pending <= 0 {
+		if p.pendingSince.Load() != 0 { // load first: posts that see none write nothing
+			p.pendingSince.Store(0)
+		}
+		return spun
+	}
+	t := int64(time.Since(epoch)) + 1 // never 0, which means none seen
+	since := p.pendingSince.Load()
+	if since == 0 {
+		p.pendingSince.CompareAndSwap(0, t)
+		return spun
+	}
+	if t-since < int64(wakeGrace) {
+		return spun
+	}
+	return spun + pending
 }
 
 // runSlot runs slot s of j on a helper goroutine (a pool worker or an extra

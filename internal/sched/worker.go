@@ -113,19 +113,22 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*Task, *
 	if t, j, s := w.look(since); t != nil || j != nil {
 		return t, j, s
 	}
+	// spinning counts this worker from before it is counted searching to
+	// after, except in sleep: a post that finds more searchers than
+	// spinners finds workers woken and yet to run (see Pool.expected).
 	idle, spinning := &w.pool.idle, &w.pool.spinning
-	idle.StartSearch()
 	spinning.Add(1)
+	idle.StartSearch()
 	var start time.Time
 	for round := 1; ; round++ {
 		if done != nil && done() || done == nil && w.pool.excess(w) {
-			spinning.Add(-1)
 			idle.StopSearch()
+			spinning.Add(-1)
 			return nil, nil, 0
 		}
 		if t, j, s := w.look(since); t != nil || j != nil {
-			spinning.Add(-1)
 			idle.StopSearch()
+			spinning.Add(-1)
 			return t, j, s
 		}
 		if round%searchYield != 0 {
@@ -142,8 +145,8 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*Task, *
 			if done == nil {
 				w.pool.Grow()
 			}
-			spinning.Add(-1)
 			idle.Sleep(w.park, func() bool {
+				spinning.Add(-1) // announced as sleeping: no longer searching
 				if enlist != nil {
 					enlist()
 				}
