@@ -18,11 +18,11 @@ import (
 // (Auto with no grain, see config.adapts) runs out of work and has to block,
 // in its slot waiting for a range another slot holds or in join, instead of
 // finishing with its helpers, or runs a slot itself that a helper spinning
-// when the call posted should have claimed. Helpers the call had to wake
-// or start are no sign: on an idle machine their threads take a while to
-// run, and a caller that runs their slots meanwhile is not held up.
-// lateSigns such calls in a row, calls that learnt nothing of their
-// helpers aside, put the pool in
+// when the call posted should have claimed. Helpers the call had to start,
+// or to wake, are no sign until they have taken longer to run than a
+// thread woken on an idle machine does (see sched.Pool.expected): a caller
+// that runs their slots meanwhile is not held up. lateSigns such calls in
+// a row, calls that learnt nothing of their helpers aside, put the pool in
 // the late state for lateWindow, extended by every later sign. Meanwhile
 // those calls start on the caller alone (see solo) and bring in helpers for
 // what is left after soloFor: a short call completes at about the
