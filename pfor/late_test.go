@@ -168,3 +168,63 @@ func TestLateWhenHelpersDoNotRun(t *testing.T) {
 	}
 	t.Fatalf("%d calls whose spinning helper never ran, and the pool is not late; want late after %d", 4*pfor.LateSigns, pfor.LateSigns)
 }
+
+// TestSpinningCountsAHelperOnce: at GOMAXPROCS=1, where the caller and an
+// extra helper take turns at each yield of the body, a helper that spins,
+// claims a slot, runs it and spins again is counted once.
+func TestSpinningCountsAHelperOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	quietHelpers(t)
+	for call := range 3 {
+		pfor.Range(0, 2, func(int) { runtime.Gosched() }, pfor.WithWorkers(2))
+		for try := 0; pfor.Spinning() == 0 && try < 1000; try++ {
+			runtime.Gosched() // lets the helper finish its slot and spin
+		}
+		if n := pfor.Spinning(); n != 1 {
+			t.Fatalf("after call %d, %d helpers counted spinning; want 1, the extra helper", call+1, n)
+		}
+	}
+}
+
+// TestSpinningSettles: the count of spinning helpers, which decides which
+// slots the caller runs are late signs, returns to 0 once the pool is idle,
+// after loops (some wider than the pool, whose extra helpers end), nested
+// fork-join and Group tasks from several goroutines at several GOMAXPROCS,
+// with gaps between calls in which helpers search.
+// A count left above 0 would make every later call expect a helper.
+func TestSpinningSettles(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 4, 8, 2, 4, 8, 2, 4, 8} {
+		runtime.GOMAXPROCS(procs)
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				for i := range 200 {
+					pfor.Range(0, 64, func(int) {
+						if i%2 == 0 {
+							pfor.Join(func() {}, func() {})
+						}
+					}, pfor.WithWorkers(1+i%(2*procs+1)))
+					var g pfor.Group
+					for range 4 {
+						g.Go(func(*pfor.Worker) error { return nil })
+					}
+					g.Wait()
+					// A gap of 5 to 40 µs, so that helpers announce their
+					// search before the next call finds them.
+					for start := time.Now(); time.Since(start) < time.Duration(5<<(i%4))*time.Microsecond; {
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for try := 0; pfor.Spinning() != 0; try++ {
+			if try == 5000 {
+				searching, sleeping := pfor.TaskIdle()
+				t.Fatalf("GOMAXPROCS=%d: %d helpers counted spinning 5 s after the last call (%d workers searching, %d sleeping); want 0",
+					procs, pfor.Spinning(), searching, sleeping)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
