@@ -33,6 +33,10 @@ func NoteCall(s sched.Sign) bool {
 	return isLate()
 }
 
+// GrowPool brings the pool to GOMAXPROCS-1 workers, as a call that wants
+// more helpers than it has does: workers above retire.
+func GrowPool() { thePool.Grow() }
+
 // Spinning reports how many of the pool's helpers are spinning, looking
 // for work.
 func Spinning() int { return thePool.Spinning() }

@@ -117,21 +117,25 @@ func TestLateKeepsPromisedRanges(t *testing.T) {
 	}
 }
 
-// quietHelpers waits, at GOMAXPROCS=1, until no helper of the pool spins:
-// workers of earlier tests sleep or retire, extra helpers end.
+// quietHelpers brings the pool to GOMAXPROCS-1 workers and waits until
+// no helper of the pool spins: workers of earlier tests sleep or retire,
+// extra helpers end. At GOMAXPROCS=1 a call then wakes no worker.
 func quietHelpers(t *testing.T) {
-	for try := 0; pfor.Spinning() > 0; try++ {
+	pfor.GrowPool()
+	for try := 0; pfor.Spinning() > 0 || pfor.TaskWorkers() > runtime.GOMAXPROCS(0)-1; try++ {
 		if try == 1000 {
-			t.Fatalf("%d helpers still spinning after 1 s", pfor.Spinning())
+			t.Fatalf("after 1 s, %d helpers still spinning, %d workers running; want 0 and GOMAXPROCS-1", pfor.Spinning(), pfor.TaskWorkers())
 		}
 		time.Sleep(time.Millisecond)
 	}
 }
 
-// TestNotLateWhileHelpersStart: at GOMAXPROCS=1 a helper a call starts or
-// wakes gets no P while the caller runs, as on an idle machine its thread
+// TestNotLateWhileHelpersStart: at GOMAXPROCS=1 the extra helper a call
+// starts gets no P while the caller runs, as on an idle machine a thread
 // takes a while to run: back-to-back calls run its slot on the caller, and
-// none of them is a sign.
+// none of them is a sign. (A woken worker is no sign either, for
+// wakeGrace: sched's TestDriveSigns. Here no worker is woken, so that no
+// clock decides.)
 func TestNotLateWhileHelpersStart(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	quietHelpers(t)
