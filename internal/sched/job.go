@@ -255,7 +255,7 @@ type Sign int8
 const (
 	NoSign Sign = iota // no helper came, and none was expected to
 	OnTime             // helpers came, and none held the caller up
-	Late               // the caller waited for a helper, or ran a slot a helper spinning at the post did not claim
+	Late               // the caller waited for a helper, or ran a slot a helper Post expected did not claim
 )
 
 // Drive runs the caller's part of the job: slot 0, then every slot no
@@ -263,11 +263,12 @@ const (
 // (from Post) and waits for the helpers' slots to finish. It returns Late
 // if the caller had to wait for a helper (a slot slept for a range a
 // helper held, or join blocked), or claimed a slot that one of the helpers
-// Post found spinning should have: spinning helpers claim within a round
-// of their search, unless the operating system has taken their threads off
-// their cores. A worker Post woke or started has yet to get a thread: the
-// caller running its slot is no sign, and a call that ran every slot with
-// none expected returns NoSign. Else it returns OnTime.
+// Post expected should have (see Pool.expected): spinning helpers claim
+// within a round of their search, unless the operating system has taken
+// their threads off their cores. A worker Post started, or one woken
+// recently, has yet to get a thread: the caller running its slot is no
+// sign, and a call that ran every slot with none expected returns NoSign.
+// Else it returns OnTime.
 func (j *Job) Drive(p *Pool, e int) Sign {
 	unposted := false
 	defer func() {

@@ -18,7 +18,7 @@ const (
 // Post makes j's unclaimed slots visible to workers, starting extra helpers
 // if want is more than the pool has workers, and waking sleeping workers,
 // up to one per slot they could take. It notes for Drive how many helpers,
-// up to want, were spinning. It returns the entry of the posting
+// up to want, it expects to claim a slot (see expected). It returns the entry of the posting
 // table that holds j, for Drive, or -1 if every entry was taken. j's fields must be
 // set (Start): a worker may claim a slot as soon as it is posted.
 func (p *Pool) Post(j *Job, want int) int {
