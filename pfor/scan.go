@@ -1,5 +1,7 @@
 package pfor
 
+import "sync/atomic"
+
 // Scan returns the inclusive prefix combination of in: out[i] is in[0],
 // ..., in[i] combined with op from identity, computed in parallel. op must
 // be associative with identity as its identity; it need not be
@@ -150,6 +152,10 @@ func (s *scanner[T]) passes(c config, identity T) {
 	})
 }
 
+// scanTwoPass selects the two-pass plan instead of the chain; a variable
+// so that the benchmark can compare the two.
+var scanTwoPass = false
+
 // scan writes the inclusive (or exclusive) scan of in to out: in parallel
 // parts (see scanParts) or in one sequential loop.
 func scan[T any](call string, out, in []T, identity T, op func(T, T) T, inclusive bool, opts []Option) {
@@ -159,10 +165,23 @@ func scan[T any](call string, out, in []T, identity T, op func(T, T) T, inclusiv
 		out[0] = identity
 	}
 	c := configure(call, opts)
-	if !scanParts(n) {
+	if scanTwoPass {
+		if !scanParts(n) {
+			guard(c.call, func() { s.scan(0, n, identity) })
+			return
+		}
+		c.grain = 1 // tasks are the items: one at a time, the big one first
+		s.passes(c, identity)
+		return
+	}
+	ch := &chain[T]{scanner: *s, identity: identity, s: chainBlock(sizeOf[T]())}
+	ch.nb = chainBlocks(n, ch.s)
+	if ch.nb <= 2 { // the plan is the sequential loop
 		guard(c.call, func() { s.scan(0, n, identity) })
 		return
 	}
-	c.grain = 1 // tasks are the items: one at a time, the big one first
-	s.passes(c, identity)
+	ch.prefix = make([]T, ch.nb)
+	ch.done = make([]atomic.Bool, ch.nb)
+	c.grain = 1
+	execute(nil, 0, c.workers, c, func(_, _, _ int) error { ch.run(); return nil })
 }
