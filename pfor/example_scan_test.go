@@ -1,6 +1,7 @@
 package pfor_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/stealkit/stealkit/pfor"
@@ -17,4 +18,24 @@ func ExampleScanExclusive() {
 	lengths := []int{3, 1, 4, 1, 5}
 	fmt.Println(pfor.ScanExclusive(lengths, 0, func(a, b int) int { return a + b }))
 	// Output: [0 3 4 8 9]
+}
+
+func ExampleScanErr() {
+	ctx, cancel := context.WithCancel(context.Background())
+	add := func(a, b int) int { return a + b }
+	out, err := pfor.ScanErr(ctx, []int{3, 1, 4, 1, 5}, 0, add)
+	fmt.Println(out, err)
+	cancel()
+	out, err = pfor.ScanErr(ctx, []int{3, 1, 4, 1, 5}, 0, add)
+	fmt.Println(out, err)
+	// Output:
+	// [3 4 8 9 14] <nil>
+	// [] context canceled
+}
+
+func ExampleScanExclusiveErr() {
+	lengths := []int{3, 1, 4, 1, 5}
+	starts, err := pfor.ScanExclusiveErr(context.Background(), lengths, 0, func(a, b int) int { return a + b })
+	fmt.Println(starts, err)
+	// Output: [0 3 4 8 9] <nil>
 }

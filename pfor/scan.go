@@ -1,6 +1,9 @@
 package pfor
 
-import "sync/atomic"
+import (
+	"context"
+	"sync/atomic"
+)
 
 // Scan returns the inclusive prefix combination of in: out[i] is in[0],
 // ..., in[i] combined with op from identity, computed in parallel. op must
@@ -25,12 +28,13 @@ import "sync/atomic"
 // gains nothing on two; the plan must not depend on the worker count, or
 // the result would.) Scan takes O(n) time and allocates the result and
 // O(1) besides. A panic in op reaches the caller as a *PanicError, as in
-// Range, also from the calls made on the caller's goroutine. Scan panics
-// if op is nil. Scan of an empty slice is an empty slice.
+// Range, also from the calls made on the caller's goroutine; once op has
+// panicked no block of the scan starts, and Scan re-raises the panic when
+// the workers have finished the blocks they were on. Scan panics if op is
+// nil. Scan of an empty slice is an empty slice.
 func Scan[T any](in []T, identity T, op func(T, T) T, opts ...Option) []T {
 	checkFunc("Scan", "op", op == nil)
-	out := make([]T, len(in))
-	scan("Scan", out, in, identity, op, true, opts)
+	out, _ := scan(nil, "Scan", in, identity, op, true, opts)
 	return out
 }
 
@@ -39,9 +43,26 @@ func Scan[T any](in []T, identity T, op func(T, T) T, opts ...Option) []T {
 // ScanExclusive panics if op is nil.
 func ScanExclusive[T any](in []T, identity T, op func(T, T) T, opts ...Option) []T {
 	checkFunc("ScanExclusive", "op", op == nil)
-	out := make([]T, len(in))
-	scan("ScanExclusive", out, in, identity, op, false, opts)
+	out, _ := scan(nil, "ScanExclusive", in, identity, op, false, opts)
 	return out
+}
+
+// ScanErr is Scan with a context. Workers look at ctx before each block
+// of the scan: once it is done, no block starts, each worker finishes the
+// block it is on, and ScanErr returns nil and ctx's error. Otherwise it
+// returns Scan's result and nil, even if ctx is done once every block has
+// started. op returns no error: the only error is ctx's. Panics behave as
+// in Scan: no block starts after op panicked. ScanErr panics if op is nil.
+func ScanErr[T any](ctx context.Context, in []T, identity T, op func(T, T) T, opts ...Option) ([]T, error) {
+	checkFunc("ScanErr", "op", op == nil)
+	return scan(ctx, "ScanErr", in, identity, op, true, opts)
+}
+
+// ScanExclusiveErr is ScanExclusive with a context, as ScanErr is to
+// Scan. ScanExclusiveErr panics if op is nil.
+func ScanExclusiveErr[T any](ctx context.Context, in []T, identity T, op func(T, T) T, opts ...Option) ([]T, error) {
+	checkFunc("ScanExclusiveErr", "op", op == nil)
+	return scan(ctx, "ScanExclusiveErr", in, identity, op, false, opts)
 }
 
 // scanParts reports whether a scan of n elements runs in parallel parts
@@ -59,11 +80,48 @@ func scanParts(n int) bool { return n >= scanSequential }
 var scanSequential, scanBlocks, scanMinBlock = 1 << 15, 64, 1 << 10
 
 // scanner holds a scan's operands: it writes the inclusive (or exclusive)
-// scan of in to out.
+// scan of in to out. Its workers poll halted between blocks: stop is set
+// once a task panicked (or called runtime.Goexit) or a worker saw cancel
+// closed, and from then on no block starts.
 type scanner[T any] struct {
 	out, in   []T
 	op        func(T, T) T
 	inclusive bool
+	cancel    <-chan struct{} // the context's Done, or nil
+	stop      atomic.Bool
+}
+
+// halted reports whether the scan is to stop: it stopped already, or the
+// context is done, which stops it.
+func (s *scanner[T]) halted() bool {
+	if s.stop.Load() {
+		return true
+	}
+	select {
+	case <-s.cancel:
+		s.stop.Store(true) // every worker stops at its next block
+		return true
+	default:
+		return false
+	}
+}
+
+// each calls task(t) for t in [t0, t1), in order, until the scan halts.
+// A task that panics or calls runtime.Goexit stops the scan on its way
+// out, so that the others stop at their next block and the panic reaches
+// the caller without waiting for a whole part to be scanned.
+func (s *scanner[T]) each(t0, t1 int, task func(t int)) error {
+	done := false
+	defer func() {
+		if !done {
+			s.stop.Store(true) // task panicked or called runtime.Goexit
+		}
+	}()
+	for t := t0; t < t1 && !s.halted(); t++ {
+		task(t)
+	}
+	done = true
+	return nil
 }
 
 // scan writes the scan of in[lo:hi] from acc to out and returns the
@@ -83,6 +141,16 @@ func (s *scanner[T]) scan(lo, hi int, acc T) T {
 	for i, x := range s.in[lo : lo+len(dst)] {
 		acc = s.op(acc, x)
 		dst[i] = acc
+	}
+	return acc
+}
+
+// scanBlocks is scan in pieces of block elements, looking at halted
+// before each: the same calls, the same result, and a long part stops soon
+// after the scan halts (its result is then of no use).
+func (s *scanner[T]) scanBlocks(lo, hi, block int, acc T) T {
+	for ; lo < hi && !s.halted(); lo += block {
+		acc = s.scan(lo, min(lo+block, hi), acc)
 	}
 	return acc
 }
@@ -109,28 +177,42 @@ func (s *scanner[T]) fold(lo, hi int, acc T) T {
 // tasks 1+b the middle blocks: the big task comes first, so that it starts
 // first.
 //
-// Scanning the middle blocks from identity in the first loop and combining
-// each output with its carry in the second (scan, then add the offset)
-// makes as many op calls, and reads and writes the output twice where
-// this plan reads the input twice.
-func (s *scanner[T]) passes(c config, identity T) {
+// The first and the last part are scanned in blocks too, one after the
+// other by one worker, only so that it can look at halted between them.
+// passes reports whether the scan is complete: false if it was canceled.
+//
+// Rejected: scanning the middle blocks from identity in the first loop and
+// combining each output with its carry in the second (scan, then add the
+// offset), which makes as many op calls, and reads and writes the output
+// twice where this plan reads the input twice. Rejected too: a single pass
+// (a chained scan) that reads the input once, blocks claimed in index
+// order, each handing its inclusive prefix to the next, direct blocks of
+// 2s scanned from their carry alternating with blocks of s folded ahead
+// and scanned from the cache. It makes the same 4n/3 calls with the same
+// longest path, so it gains only memory traffic, and its blocks hand over
+// in lock step: it runs only while every worker holding a block is on a
+// core, and a worker waits while the thread of the one before is off its
+// core, where this plan's caller takes over the work of late helpers.
+func (s *scanner[T]) passes(ctx context.Context, c config, identity T) bool {
 	n := len(s.in)
 	first, last := n/3, n-n/3
 	block := max(scanMinBlock, (last-first)/scanBlocks)
 	nb := (last - first + block - 1) / block
 	bounds := func(b int) (int, int) { return first + b*block, min(first+(b+1)*block, last) }
 	sums := make([]T, nb+1) // sums[b]: middle block b's fold, then the carry into it; sums[nb]: the carry into the last part
-	execute(nil, 0, nb+1, c, func(_, t0, t1 int) error {
-		for t := t0; t < t1; t++ {
+	err := execute(ctx, 0, nb+1, c, func(_, t0, t1 int) error {
+		return s.each(t0, t1, func(t int) {
 			if t == 0 {
-				sums[nb] = s.scan(0, first, identity)
-				continue
+				sums[nb] = s.scanBlocks(0, first, block, identity)
+				return
 			}
 			b0, b1 := bounds(t - 1)
 			sums[t-1] = s.fold(b0, b1, identity)
-		}
-		return nil
+		})
 	})
+	if err != nil || s.stop.Load() {
+		return false
+	}
 	guard(c.call, func() {
 		acc := sums[nb]
 		for b, sum := range sums[:nb] {
@@ -139,49 +221,44 @@ func (s *scanner[T]) passes(c config, identity T) {
 		}
 		sums[nb] = acc
 	})
-	execute(nil, 0, nb+1, c, func(_, t0, t1 int) error {
-		for t := t0; t < t1; t++ {
+	err = execute(ctx, 0, nb+1, c, func(_, t0, t1 int) error {
+		return s.each(t0, t1, func(t int) {
 			if t == 0 {
-				s.scan(last, n, sums[nb])
-				continue
+				s.scanBlocks(last, n, block, sums[nb])
+				return
 			}
 			b0, b1 := bounds(t - 1)
 			s.scan(b0, b1, sums[t-1])
-		}
-		return nil
+		})
 	})
+	return err == nil && !s.stop.Load()
 }
 
-// scanTwoPass selects the two-pass plan instead of the chain; a variable
-// so that the benchmark can compare the two.
-var scanTwoPass = false
-
-// scan writes the inclusive (or exclusive) scan of in to out: in parallel
-// parts (see scanParts) or in one sequential loop.
-func scan[T any](call string, out, in []T, identity T, op func(T, T) T, inclusive bool, opts []Option) {
-	n := len(in)
-	s := &scanner[T]{out: out, in: in, op: op, inclusive: inclusive}
-	if !inclusive && n > 0 {
-		out[0] = identity
-	}
+// scan returns the inclusive (or exclusive) scan of in, made in parallel
+// parts (see scanParts) or in one sequential loop; or nil and ctx's error
+// if ctx is done before it is complete (ctx may be nil).
+func scan[T any](ctx context.Context, call string, in []T, identity T, op func(T, T) T, inclusive bool, opts []Option) ([]T, error) {
 	c := configure(call, opts)
-	if scanTwoPass {
-		if !scanParts(n) {
-			guard(c.call, func() { s.scan(0, n, identity) })
-			return
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		c.grain = 1 // tasks are the items: one at a time, the big one first
-		s.passes(c, identity)
-		return
 	}
-	ch := &chain[T]{scanner: *s, identity: identity, s: chainBlock(sizeOf[T]())}
-	ch.nb = chainBlocks(n, ch.s)
-	if ch.nb <= 2 { // the plan is the sequential loop
+	n := len(in)
+	s := &scanner[T]{out: make([]T, n), in: in, op: op, inclusive: inclusive}
+	if !inclusive && n > 0 {
+		s.out[0] = identity
+	}
+	if !scanParts(n) {
 		guard(c.call, func() { s.scan(0, n, identity) })
-		return
+		return s.out, nil
 	}
-	ch.prefix = make([]T, ch.nb)
-	ch.done = make([]atomic.Bool, ch.nb)
-	c.grain = 1
-	execute(nil, 0, c.workers, c, func(_, _, _ int) error { ch.run(); return nil })
+	if ctx != nil {
+		s.cancel = ctx.Done()
+	}
+	c.grain = 1 // tasks are the items: one at a time, the big one first
+	if !s.passes(ctx, c, identity) {
+		return nil, ctx.Err()
+	}
+	return s.out, nil
 }

@@ -73,7 +73,6 @@ func BenchmarkScan(b *testing.B) {
 		}},
 		{"op=sum/impl=sequential-func", func() any { return seqScan(ints, 0, add) }},
 		{"op=sum/impl=pfor", func() any { return pfor.Scan(ints, 0, add) }},
-		{"op=sum/impl=pfor-twopass", func() any { defer pfor.SetScanTwoPass(pfor.SetScanTwoPass(true)); return pfor.Scan(ints, 0, add) }},
 		{"op=mat4/impl=sequential", func() any {
 			out := make([]mat4, len(mats))
 			acc := one
@@ -85,7 +84,6 @@ func BenchmarkScan(b *testing.B) {
 		}},
 		{"op=mat4/impl=sequential-func", func() any { return seqScan(mats, one, mul4) }},
 		{"op=mat4/impl=pfor", func() any { return pfor.Scan(mats, one, mul4) }},
-		{"op=mat4/impl=pfor-twopass", func() any { defer pfor.SetScanTwoPass(pfor.SetScanTwoPass(true)); return pfor.Scan(mats, one, mul4) }},
 	}
 	for _, c := range cases {
 		scanSink = c.run()

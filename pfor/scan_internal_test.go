@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -144,28 +144,73 @@ func TestScanLongMatchesSequential(t *testing.T) {
 	}
 }
 
-// TestScanDeterministic: a float prefix sum is the same bit for bit in
-// every run, whatever the workers and the partitioner, and the exclusive
-// scan is the inclusive one shifted by one, bit for bit.
+// blockedScan is the scan plan of passes run on one goroutine, in order:
+// the same calls of op on the same values, so the same bits, whatever op.
+func blockedScan[T any](in []T, identity T, op func(T, T) T, inclusive bool) []T {
+	n := len(in)
+	out := make([]T, n)
+	s := &scanner[T]{out: out, in: in, op: op, inclusive: inclusive}
+	if !inclusive && n > 0 {
+		out[0] = identity
+	}
+	if !scanParts(n) {
+		s.scan(0, n, identity)
+		return out
+	}
+	first, last := n/3, n-n/3
+	block := max(scanMinBlock, (last-first)/scanBlocks)
+	acc := s.scan(0, first, identity)
+	for lo := first; lo < last; lo += block {
+		hi := min(lo+block, last)
+		f := s.fold(lo, hi, identity)
+		s.scan(lo, hi, acc)
+		acc = op(acc, f)
+	}
+	s.scan(last, n, acc)
+	return out
+}
+
+// tilt is a float combine that is neither associative nor commutative,
+// with 0 as a left identity: any change in which values are combined, or
+// in what grouping or order, shows in the bits.
+func tilt(a, b float64) float64 { return a*(1+0x1p-20) + b }
+
+// TestScanDeterministic: Scan and ScanExclusive of a combine that is
+// neither associative nor commutative equal, bit for bit, the plan run
+// sequentially (blockedScan), at every worker count, with every
+// partitioner, under GOMAXPROCS 1 to 4 (so with more workers than cores),
+// with the real sizes and shrunk ones; and the exclusive scan is the
+// inclusive one shifted by one, bit for bit.
 func TestScanDeterministic(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	in := make([]float64, 200_001)
-	for i := range in {
-		in[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(12)))
+	long := make([]float64, 200_001)
+	for i := range long {
+		long[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(12)))
 	}
-	add := func(a, b float64) float64 { return a + b }
-	base := Scan(in, 0, add, WithWorkers(1))
-	if slices.Equal(base, refScan(in, 0, add, true)) {
-		t.Log("the parallel plan's float sums happen to equal the sequential ones")
-	}
-	for _, opts := range scanConfigs() {
-		got := Scan(in, 0, add, opts...)
-		if i := firstDiff(got, base); i >= 0 {
-			t.Fatalf("with %d workers: out[%d] = %v; want %v as with one worker", configure("Scan", opts).workers, i, got[i], base[i])
+	for _, shrunk := range []bool{false, true} {
+		in := long
+		if shrunk {
+			defer shrinkScan()()
+			in = long[:257]
 		}
-		ex := ScanExclusive(in, 0, add, opts...)
-		if ex[0] != 0 || firstDiff(ex[1:], base[:len(base)-1]) >= 0 {
-			t.Fatalf("with %d workers: the exclusive scan is not the inclusive one shifted", configure("Scan", opts).workers)
+		for _, procs := range []int{1, 2, 3, 4} {
+			func() {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				for _, n := range []int{len(in), len(in) - 1, len(in) - 2} {
+					want, wantEx := blockedScan(in[:n], 0, tilt, true), blockedScan(in[:n], 0, tilt, false)
+					if wantEx[0] != 0 || firstDiff(wantEx[1:], want[:n-1]) >= 0 {
+						t.Fatalf("n=%d: the plan's exclusive scan is not its inclusive one shifted", n)
+					}
+					for _, opts := range scanConfigs() {
+						if i := firstDiff(Scan(in[:n], 0, tilt, opts...), want); i >= 0 {
+							t.Fatalf("shrunk=%v n=%d GOMAXPROCS=%d with %d workers: Scan's out[%d] differs from the plan's", shrunk, n, procs, configure("Scan", opts).workers, i)
+						}
+						if i := firstDiff(ScanExclusive(in[:n], 0, tilt, opts...), wantEx); i >= 0 {
+							t.Fatalf("shrunk=%v n=%d GOMAXPROCS=%d with %d workers: ScanExclusive's out[%d] differs from the plan's", shrunk, n, procs, configure("Scan", opts).workers, i)
+						}
+					}
+				}
+			}()
 		}
 	}
 }

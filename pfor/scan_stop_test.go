@@ -1,0 +1,134 @@
+package pfor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stealkit/stealkit/partition"
+)
+
+// stopScanInput returns 0, 1, ..., n-1 with n such that the scan plan's
+// middle blocks hold scanMinBlock elements, and the bounds of its middle
+// part.
+func stopScanInput() (in []int, first, last int) {
+	n := 3 * scanBlocks * scanMinBlock
+	in = make([]int, n)
+	for i := range in {
+		in[i] = i
+	}
+	return in, n / 3, n - n/3
+}
+
+// waitFor spins until f reports true, for at most 10 seconds.
+func waitFor(f func() bool) {
+	for deadline := time.Now().Add(10 * time.Second); !f() && time.Now().Before(deadline); {
+		runtime.Gosched()
+	}
+}
+
+// TestScanPanicStopsBlocks: once op panics on the first element of the
+// first part (when another worker has begun folding a middle block, which
+// goes on once the panic is under way),
+// the other workers stop at their next block: the scan calls op for at
+// most a few blocks more before the panic reaches the caller as a
+// *PanicError, and never after. With the static partitioner a worker's
+// middle blocks are one chunk, which only the scan's own look between
+// blocks ends.
+func TestScanPanicStopsBlocks(t *testing.T) {
+	in, first, last := stopScanInput()
+	for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
+		var calls, atPanic atomic.Int64
+		var middle atomic.Bool
+		op := func(a, b int) int {
+			calls.Add(1)
+			if b >= first && b < last && !middle.Swap(true) {
+				waitFor(func() bool { return atPanic.Load() != 0 }) // not done before op panics
+			}
+			if b == 0 {
+				waitFor(middle.Load)
+				atPanic.Store(calls.Load())
+				panic("op")
+			}
+			return a + b
+		}
+		func() {
+			defer func() {
+				var pe *PanicError
+				if err, _ := recover().(error); !errors.As(err, &pe) || fmt.Sprint(pe.Value) != "op" {
+					t.Fatalf("%s: Scan with a panicking op: recovered %v; want a *PanicError of \"op\"", p.Name(), err)
+				}
+			}()
+			Scan(in, 0, op, WithWorkers(2), WithPartitioner(p))
+		}()
+		after := calls.Load() - atPanic.Load()
+		if after > 3*int64(scanMinBlock) {
+			t.Errorf("%s: Scan called op %d times after op panicked; want at most 3 blocks of %d", p.Name(), after, scanMinBlock)
+		}
+		returned := calls.Load()
+		time.Sleep(10 * time.Millisecond)
+		if c := calls.Load(); c != returned {
+			t.Errorf("%s: op was called %d times after Scan panicked", p.Name(), c-returned)
+		}
+	}
+}
+
+// TestScanErrCanceledStopsBlocks: once ctx is done (op cancels it on the
+// first element), ScanErr and ScanExclusiveErr start no block: they call
+// op for at most a few blocks more and return nil and ctx's error, under
+// either partitioner. Without the look between blocks, the first part
+// alone is a third of the input.
+func TestScanErrCanceledStopsBlocks(t *testing.T) {
+	in, _, _ := stopScanInput()
+	for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
+		for _, scan := range []func(context.Context, []int, int, func(int, int) int, ...Option) ([]int, error){ScanErr[int], ScanExclusiveErr[int]} {
+			ctx, cancel := context.WithCancel(context.Background())
+			var calls, atCancel atomic.Int64
+			op := func(a, b int) int {
+				calls.Add(1)
+				if b == 0 {
+					cancel()
+					atCancel.Store(calls.Load())
+				}
+				return a + b
+			}
+			out, err := scan(ctx, in, 0, op, WithWorkers(2), WithPartitioner(p))
+			if out != nil || !errors.Is(err, context.Canceled) {
+				t.Errorf("%s: a scan canceled by op = %d elements, %v; want none, context.Canceled", p.Name(), len(out), err)
+			}
+			if after := calls.Load() - atCancel.Load(); after > 3*int64(scanMinBlock) {
+				t.Errorf("%s: the scan called op %d times after ctx was canceled; want at most 3 blocks of %d", p.Name(), after, scanMinBlock)
+			}
+		}
+	}
+}
+
+// TestScanErr: ScanErr and ScanExclusiveErr with a context that is never
+// done give Scan's and ScanExclusive's results; with one done before the
+// call they call op never and return nil and its error, short input or
+// long.
+func TestScanErr(t *testing.T) {
+	in, _, _ := stopScanInput()
+	add := func(a, b int) int { return a + b }
+	ctx := context.Background()
+	if got, err := ScanErr(ctx, in, 0, add); err != nil || !slices.Equal(got, Scan(in, 0, add)) {
+		t.Errorf("ScanErr with a live context: error %v, or the result differs from Scan's", err)
+	}
+	if got, err := ScanExclusiveErr(ctx, in, 0, add); err != nil || !slices.Equal(got, ScanExclusive(in, 0, add)) {
+		t.Errorf("ScanExclusiveErr with a live context: error %v, or the result differs from ScanExclusive's", err)
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	calls := 0
+	count := func(a, b int) int { calls++; return a + b }
+	for _, n := range []int{3, len(in)} {
+		if got, err := ScanErr(done, in[:n], 0, count); got != nil || !errors.Is(err, context.Canceled) || calls != 0 {
+			t.Errorf("ScanErr of %d with a canceled context = %d elements, %v after %d calls of op; want none, context.Canceled, no call", n, len(got), err, calls)
+		}
+	}
+}
