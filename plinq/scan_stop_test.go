@@ -1,0 +1,117 @@
+package plinq_test
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stealkit/stealkit/partition"
+	"github.com/stealkit/stealkit/pfor"
+	"github.com/stealkit/stealkit/plinq"
+)
+
+// stopScanLen is long enough for pfor's parallel scan plan, whose first
+// part alone is a third of it and whose blocks are far shorter than a
+// twelfth of it.
+const stopScanLen = 3 << 16
+
+func indices(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+// spinUntil spins until f reports true, for at most 10 seconds.
+func spinUntil(f func() bool) {
+	for deadline := time.Now().Add(10 * time.Second); !f() && time.Now().Before(deadline); {
+		runtime.Gosched()
+	}
+}
+
+// TestScanCanceledBetweenBlocks: a Scan whose op cancels one of the query's
+// contexts on the first element (the query's own, or a second one given
+// with WithContext) returns that context's error and no elements, having
+// called op for no more than a twelfth of the input after the cancel:
+// the contexts are looked at between blocks, not only after the scan.
+// (op sleeps after the cancel: a second context reaches pfor through a
+// goroutine, which needs a P to run.)
+func TestScanCanceledBetweenBlocks(t *testing.T) {
+	s := indices(stopScanLen)
+	for _, second := range []bool{false, true} {
+		for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
+			ctx, cancel := context.WithCancel(context.Background())
+			var calls, atCancel atomic.Int64
+			op := func(a, b int) int {
+				calls.Add(1)
+				if b == 0 {
+					cancel()
+					atCancel.Store(calls.Load())
+					time.Sleep(time.Millisecond) // frees this P for the goroutine of a merged context's AfterFunc
+				}
+				return a + b
+			}
+			q := plinq.From(s).With(pfor.WithWorkers(2), pfor.WithPartitioner(p))
+			if second {
+				other, stop := context.WithCancel(context.Background())
+				defer stop()
+				q = q.WithContext(other).WithContext(ctx)
+			} else {
+				q = q.WithContext(ctx)
+			}
+			got, err := plinq.Scan(q, 0, op).ToSlice()
+			if got != nil || !errors.Is(err, context.Canceled) {
+				t.Errorf("second=%v %s: Scan canceled by op = %d elements, %v; want none, context.Canceled", second, p.Name(), len(got), err)
+			}
+			if after := calls.Load() - atCancel.Load(); after > stopScanLen/12 {
+				t.Errorf("second=%v %s: Scan called op %d times after the cancel; want at most %d", second, p.Name(), after, stopScanLen/12)
+			}
+		}
+	}
+}
+
+// TestScanPanicStopsBlocks: a panic in op on the first element (while
+// another worker folds a block of the middle) reaches the caller of the
+// terminal operation as a *pfor.PanicError holding the value, after op was
+// called for no more than a twelfth of the input, and op is not called
+// after the terminal operation returns: nothing is left running.
+func TestScanPanicStopsBlocks(t *testing.T) {
+	s := indices(stopScanLen)
+	for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
+		var calls, atPanic atomic.Int64
+		var middle atomic.Bool
+		op := func(a, b int) int {
+			calls.Add(1)
+			if b >= stopScanLen/3 && b < stopScanLen-stopScanLen/3 && !middle.Swap(true) {
+				spinUntil(func() bool { return atPanic.Load() != 0 }) // not done before op panics
+			}
+			if b == 0 {
+				spinUntil(middle.Load)
+				atPanic.Store(calls.Load())
+				panic(errBoom)
+			}
+			return a + b
+		}
+		func() {
+			defer func() {
+				v := recover()
+				if pe, ok := v.(*pfor.PanicError); !ok || !errors.Is(pe, errBoom) {
+					t.Fatalf("%s: Scan with a panicking op: recovered %T %v; want a *pfor.PanicError of errBoom", p.Name(), v, v)
+				}
+			}()
+			plinq.Scan(plinq.From(s).With(pfor.WithWorkers(2), pfor.WithPartitioner(p)), 0, op).ToSlice()
+		}()
+		if after := calls.Load() - atPanic.Load(); after > stopScanLen/12 {
+			t.Errorf("%s: Scan called op %d times after op panicked; want at most %d", p.Name(), after, stopScanLen/12)
+		}
+		returned := calls.Load()
+		time.Sleep(10 * time.Millisecond)
+		if c := calls.Load() - returned; c != 0 {
+			t.Errorf("%s: op was called %d times after Scan's ToSlice panicked", p.Name(), c)
+		}
+	}
+}
