@@ -36,11 +36,32 @@ func waitFor(f func() bool) {
 // first part (when another worker has begun folding a middle block, which
 // goes on once the panic is under way),
 // the other workers stop at their next block: the scan calls op for at
-// most a few blocks more before the panic reaches the caller as a
-// *PanicError, and never after. With the static partitioner a worker's
+// most two blocks per worker more before the panic reaches the caller as a
+// *PanicError, and never after; on one core or two, with more workers
+// than cores too. With the static partitioner a worker's
 // middle blocks are one chunk, which only the scan's own look between
 // blocks ends.
 func TestScanPanicStopsBlocks(t *testing.T) {
+	for _, c := range stopConfigs() {
+		t.Run(c.name, func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.procs))
+			checkPanicStops(t, c.workers)
+		})
+	}
+}
+
+// A stopConfig is a worker count and a GOMAXPROCS: two workers on one or
+// two cores, and eight (more than the cores) on two.
+type stopConfig struct {
+	name           string
+	workers, procs int
+}
+
+func stopConfigs() []stopConfig {
+	return []stopConfig{{"workers=2/procs=2", 2, 2}, {"workers=2/procs=1", 2, 1}, {"workers=8/procs=2", 8, 2}}
+}
+
+func checkPanicStops(t *testing.T, workers int) {
 	in, first, last := stopScanInput()
 	for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
 		var calls, atPanic atomic.Int64
@@ -49,6 +70,7 @@ func TestScanPanicStopsBlocks(t *testing.T) {
 			calls.Add(1)
 			if b >= first && b < last && !middle.Swap(true) {
 				waitFor(func() bool { return atPanic.Load() != 0 }) // not done before op panics
+				time.Sleep(time.Millisecond)                        // nor before the panic is on its way out
 			}
 			if b == 0 {
 				waitFor(middle.Load)
@@ -64,11 +86,12 @@ func TestScanPanicStopsBlocks(t *testing.T) {
 					t.Fatalf("%s: Scan with a panicking op: recovered %v; want a *PanicError of \"op\"", p.Name(), err)
 				}
 			}()
-			Scan(in, 0, op, WithWorkers(2), WithPartitioner(p))
+			Scan(in, 0, op, WithWorkers(workers), WithPartitioner(p))
 		}()
-		after := calls.Load() - atPanic.Load()
-		if after > 3*int64(scanMinBlock) {
-			t.Errorf("%s: Scan called op %d times after op panicked; want at most 3 blocks of %d", p.Name(), after, scanMinBlock)
+		// Each worker finishes its block, and may start one more if it
+		// looks between blocks before the panicking one stops the scan.
+		if after := calls.Load() - atPanic.Load(); after > int64(2*(workers+1)*scanMinBlock) {
+			t.Errorf("%s: Scan called op %d times after op panicked; want at most %d blocks of %d", p.Name(), after, 2*(workers+1), scanMinBlock)
 		}
 		returned := calls.Load()
 		time.Sleep(10 * time.Millisecond)
@@ -80,10 +103,20 @@ func TestScanPanicStopsBlocks(t *testing.T) {
 
 // TestScanErrCanceledStopsBlocks: once ctx is done (op cancels it on the
 // first element), ScanErr and ScanExclusiveErr start no block: they call
-// op for at most a few blocks more and return nil and ctx's error, under
-// either partitioner. Without the look between blocks, the first part
+// op for at most a block per worker more and return nil and ctx's error,
+// under either partitioner, on one core or two, with more workers than
+// cores too. Without the look between blocks, the first part
 // alone is a third of the input.
 func TestScanErrCanceledStopsBlocks(t *testing.T) {
+	for _, c := range stopConfigs() {
+		t.Run(c.name, func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.procs))
+			checkCancelStops(t, c.workers)
+		})
+	}
+}
+
+func checkCancelStops(t *testing.T, workers int) {
 	in, _, _ := stopScanInput()
 	for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
 		for _, scan := range []func(context.Context, []int, int, func(int, int) int, ...Option) ([]int, error){ScanErr[int], ScanExclusiveErr[int]} {
@@ -97,12 +130,12 @@ func TestScanErrCanceledStopsBlocks(t *testing.T) {
 				}
 				return a + b
 			}
-			out, err := scan(ctx, in, 0, op, WithWorkers(2), WithPartitioner(p))
+			out, err := scan(ctx, in, 0, op, WithWorkers(workers), WithPartitioner(p))
 			if out != nil || !errors.Is(err, context.Canceled) {
 				t.Errorf("%s: a scan canceled by op = %d elements, %v; want none, context.Canceled", p.Name(), len(out), err)
 			}
-			if after := calls.Load() - atCancel.Load(); after > 3*int64(scanMinBlock) {
-				t.Errorf("%s: the scan called op %d times after ctx was canceled; want at most 3 blocks of %d", p.Name(), after, scanMinBlock)
+			if after := calls.Load() - atCancel.Load(); after > int64((workers+1)*scanMinBlock) {
+				t.Errorf("%s: the scan called op %d times after ctx was canceled; want at most %d blocks of %d", p.Name(), after, workers+1, scanMinBlock)
 			}
 		}
 	}
