@@ -57,15 +57,7 @@ func BenchmarkScan(b *testing.B) {
 				}
 				return last(out)
 			}},
-			{"sequential-func", func() int64 {
-				out := make([]int64, len(ints))
-				var acc int64
-				for i, x := range ints {
-					acc = add(acc, x)
-					out[i] = acc
-				}
-				return last(out)
-			}},
+			{"sequential-func", func() int64 { return last(seqScanFunc(ints, 0, add)) }},
 			{"plinq", func() int64 { return last(must(plinq.Scan(plinq.From(ints), 0, add).ToSlice())) }},
 		})
 	})
@@ -80,16 +72,23 @@ func BenchmarkScan(b *testing.B) {
 				}
 				return lastMat(out)
 			}},
-			{"sequential-func", func() int64 {
-				out := make([]mat4, len(mats))
-				acc := one
-				for i, x := range mats {
-					acc = mul(acc, x)
-					out[i] = acc
-				}
-				return lastMat(out)
-			}},
+			{"sequential-func", func() int64 { return lastMat(seqScanFunc(mats, one, mul)) }},
 			{"plinq", func() int64 { return lastMat(must(plinq.Scan(plinq.From(mats), one, mul).ToSlice())) }},
 		})
 	})
+}
+
+// seqScanFunc is the sequential scan calling op through a func value, as
+// plinq must: kept out of line so that the compiler cannot inline op, as
+// it does when a loop calls a closure defined in the same function.
+//
+//go:noinline
+func seqScanFunc[T any](in []T, identity T, op func(T, T) T) []T {
+	out := make([]T, len(in))
+	acc := identity
+	for i, x := range in {
+		acc = op(acc, x)
+		out[i] = acc
+	}
+	return out
 }
