@@ -80,9 +80,14 @@ func scanParts(n int) bool { return n >= scanSequential }
 var scanSequential, scanBlocks, scanMinBlock = 1 << 15, 64, 1 << 10
 
 // scanner holds a scan's operands: it writes the inclusive (or exclusive)
-// scan of in to out. Its workers poll halted between blocks: stop is set
-// once a task panicked (or called runtime.Goexit) or a worker saw cancel
-// closed, and from then on no block starts.
+// scan of in to out.
+//
+// stop, the one word workers share, only goes from false to true: a
+// task that panicked (or called runtime.Goexit) stores it on its way out,
+// and so does a worker that saw cancel closed. Every worker of the loops
+// calls halted before each block, and starts none once it reports true;
+// the Store is the point from which no block starts. The caller reads stop
+// after the loop, which every worker has left.
 type scanner[T any] struct {
 	out, in   []T
 	op        func(T, T) T
