@@ -72,22 +72,25 @@ func TestSplittingExactlyOnce(t *testing.T) {
 }
 
 // TestPieceFollowsMeasuredCost: a worker's first range, whose cost is not
-// known yet, is cut into min(workers, 16) pieces; after that a range is cut into sixteenths where
-// items are expensive, and into pieces of at least 4 µs / workers where they
-// are cheap, never more than the range.
+// known yet, is cut into min(workers, 16) pieces; after that a range is cut
+// into pieces of about 2 µs at the measured cost, but of no more than
+// 1/128 of a worker's share of the items, and of no less than 4 µs /
+// workers, never more than the range.
 func TestPieceFollowsMeasuredCost(t *testing.T) {
+	const n = 1 << 20
 	for _, tc := range []struct {
 		workers   int
 		nsPerItem int64
-		want      func(n int) int // piece of a range of n items after the first
+		want      func(r int) int // piece of a range of r items after the first
 	}{
-		{2, 10_000, func(n int) int { return max(n/16, 1) }},                 // 1/16 of any range is over 2 µs
-		{2, 10, func(n int) int { return min(2000/10+1, n) }},                // 2 µs at 10 ns per item
-		{32, 10, func(n int) int { return min(max(n/16, 4000/32/10+1), n) }}, // 125 ns at 10 ns per item
+		{2, 10_000, func(int) int { return 1 }},               // one item is over 2 µs
+		{2, 10, func(r int) int { return min(2000/10+1, r) }}, // 2 µs at 10 ns per item
+		{32, 10, func(r int) int { return min(2000/10+1, r) }},
+		{256, 10, func(r int) int { return min(n/(128*256), r) }}, // 1/128 of a share of 4096 items
 	} {
 		var now int64
 		p := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }})
-		run := p.Start(0, 1<<20, tc.workers).(partproto.SplittingRun)
+		run := p.Start(0, n, tc.workers).(partproto.SplittingRun)
 		lo, hi, ok := run.Next(0)
 		if !ok {
 			t.Fatal("no first range")

@@ -68,7 +68,9 @@ func monotonic() int64 { return int64(time.Since(epoch)) }
 
 const (
 	pieceBudget   = 4_000  // ns: a piece should take at least pieceBudget/workers (see pieceSize)
-	maxPieces     = 16     // pieces per range at most
+	maxPieceTime  = 2_000  // ns a piece should take at most, beyond that least
+	pieceShare    = 128    // a piece holds at most 1/pieceShare of a worker's share of items
+	maxPieces     = 16     // pieces of a worker's first range at most
 	targetBatch   = 10_000 // ns an adaptive batch should take
 	minHold       = 2_000  // ns a range is held before a give-back (see Hungry)
 	minHalfBatch  = 250    // ns: an adaptive batch may exceed half its range to take this long
@@ -105,6 +107,7 @@ func (p stealing) Start(lo, hi, workers int) Run {
 	r := newStealRun(workers)
 	r.clock, r.adaptive = p.o.Clock, p.Adapts()
 	r.minPiece, r.probes = pieceBudget/float64(workers), min(workers-1, maxProbes)
+	r.maxPiece = max(n/(pieceShare*uint64(workers)), 1)
 	grain := uint64(p.o.Grain)
 	if grain == 0 {
 		grain = min(max(n/(128*uint64(workers)), 1), 1024)
@@ -130,6 +133,7 @@ type stealRun struct {
 	clock    func() int64
 	adaptive bool
 	minPiece float64 // ns a piece should take at least: pieceBudget/workers
+	maxPiece uint64  // items a piece holds at most, unless minPiece: n/(pieceShare*workers)
 	probes   int     // victims a failed take tries: min(workers-1, maxProbes)
 
 	// Counted by every worker, read at every piece (hungry) and poll
@@ -185,7 +189,7 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	for {
 		if lo, hi, ok := me.own.TryTake(me.batch); ok {
 			me.taken, me.lo, me.left = hi-lo, lo, me.own.Remaining()
-			me.piece = pieceSize(hi-lo, me.perItem, r.minPiece, len(r.ws))
+			me.piece = pieceSize(hi-lo, me.perItem, r.minPiece, r.maxPiece, len(r.ws))
 			if me.waiting {
 				me.waiting = false
 				r.hungry.Add(-1)
@@ -344,34 +348,40 @@ func nextBatch(batch, done int, elapsed int64, remaining int) int {
 }
 
 // pieceSize returns the piece of a range of n items that cost perItem ns
-// each: n/16, or more items if that would take under minPiece; if the cost
-// is not known yet, n/min(workers, 16).
+// each: as many items as take maxPieceTime, but no more than maxPiece, and
+// at least as many as take minPiece; if the cost is not known yet,
+// n/min(workers, 16).
 //
 // Pieces trade the cost of a piece (a call of the body and a check, tens of
-// nanoseconds in loops of short items) against how long an idle
-// worker may wait for a give-back (up to a piece, if the items turn out far
-// more expensive than measured). The wait costs every idle worker, so the
-// minimum piece shrinks as workers grow: 2 µs with 2 workers, 125 ns with 32.
+// nanoseconds in loops of short items) against how long an idle worker may
+// wait for a give-back: up to a piece, if the items turn out far more
+// expensive than measured. A piece is sized in time, not as a part of its
+// range, so that its call stays a small part of it however short the
+// batches; maxPieceTime bounds the wait where the items cost what was
+// measured. maxPiece bounds it where they do not: a piece sized from cheap
+// items that reaches the loop's dearest ones holds at most 1/pieceShare of
+// a worker's share of the items, so that at most that part of its share
+// waits in it, however dear, while the rest is given back. With many
+// workers the share is small and this bound, not the time, sizes the
+// pieces. The wait costs every idle worker, so minPiece, the floor that
+// keeps a piece's call small beside it, shrinks as workers grow.
 // A worker's first range (perItem 0: cost not known yet) is at most 1/32 of
 // its block and comes at the start of the run, when no worker waits yet; but
 // with many workers the block is a few hundred items or fewer, a worker
 // whose first items are the loop's dearest holds them while the others
 // finish, and each of them is a larger part of the run: so the more workers,
-// the smaller its pieces. A range that takes under minPiece in all (most ranges of a fixed grain over
-// cheap items) is one piece, without the division that Next would otherwise
-// pay on every one.
-func pieceSize(n int, perItem, minPiece float64, workers int) int {
+// the smaller its pieces. A range that takes under minPiece in all (most
+// ranges of a fixed grain over cheap items) is one piece, without the
+// divisions that Next would otherwise pay on every one.
+func pieceSize(n int, perItem, minPiece float64, maxPiece uint64, workers int) int {
 	if perItem == 0 {
 		return max(n/min(workers, maxPieces), 1)
 	}
 	if float64(n)*perItem <= minPiece {
 		return n
 	}
-	piece := n / maxPieces
-	if float64(piece)*perItem < minPiece {
-		piece = int(min(minPiece/perItem+1, float64(n)))
-	}
-	return max(piece, 1)
+	piece := max(min(maxPieceTime/perItem+1, float64(maxPiece)), minPiece/perItem+1)
+	return int(min(piece, float64(n)))
 }
 
 // steal makes w own a chunk stolen from another worker. It tries up to
