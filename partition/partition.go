@@ -24,19 +24,20 @@
 //   - Auto: the default. Stealing with batches that adapt to the measured
 //     cost of items (see Auto).
 //
-// Auto sizes batches from measured costs, but what bounds the harm of a
-// wrong measurement does not depend on one. A batch sized from cheap items
-// can reach dear ones, so it holds at most half of what its worker's range
-// has left, and pfor runs it in pieces between which the worker hands the
-// rest back to idle workers and to thieves that took from its range, soon
-// after they ask rather than when the batch would end; idle workers keep
-// looking while any worker holds a range, and try only the workers listed
-// as holding items to steal. With many workers, whose ranges are a few
-// items each, the dearest items are thus spread rather than left behind in
-// a few batches. A worker descheduled mid-batch (a busy machine) measures
-// its items as dear: that shrinks its next batch 4x at most, the batch
-// regrows 2x per measurement, and what it held while away is given back to
-// the others as soon as it runs again.
+// Auto sizes each batch to take a fixed time at the cost per item its worker
+// measured last, and pfor runs a batch in pieces, between which the worker
+// hands the rest back to idle workers and to thieves that took from its
+// range. Why that holds when a measurement is wrong:
+//   - At scale: a piece is sized in time, so its call stays a small part of
+//     it, but holds at most a small part of its worker's share of the items.
+//     A batch sized from cheap items that reaches dear ones hides only the
+//     piece in progress: idle workers keep looking while any worker holds a
+//     range, try only the workers listed as holding items, and the holder
+//     gives the rest back when its piece ends.
+//   - Under preemption: a worker descheduled mid-batch measures its items as
+//     dear; that shrinks its next batch 4x at most, the batch regrows 2x per
+//     measurement, and what it held while away is given back to the others
+//     as soon as it runs again.
 package partition
 
 // A Partitioner decides how the indices of a parallel loop are divided among

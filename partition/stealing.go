@@ -24,13 +24,13 @@ func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 // the measured cost of items. A worker's first batch is clamp(block/32, 1,
 // 32) items, processed in min(workers, 16) pieces; after each batch it sizes
 // the next to take about 10 µs at the cost per item it measured, but never
-// more than half of what its range still holds (unless that takes under
-// 250 ns), never more than twice the previous batch and never less than a
-// quarter of it; after a give-back or a steal it starts again from one item. Workers
-// that find nothing to steal keep polling while any worker holds a range,
-// and a worker that has held its range for over 2 µs while others wait or
-// steal from its range gives the rest back to them, where the run's driver
-// processes ranges in pieces (pfor does).
+// more than twice the previous batch and never less than a quarter of it,
+// and processes it in pieces of about 2 µs, or of 1/128 of its share of the
+// items if that is fewer; after a give-back or a steal it starts again from
+// one item. Workers that find nothing to steal keep polling while any
+// worker holds a range, and a worker that has held its range for over 2 µs
+// while others wait or steal from its range gives the rest back to them,
+// where the run's driver processes ranges in pieces (pfor does).
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 
 // StealingOptions configure StealingWith.
@@ -73,7 +73,6 @@ const (
 	maxPieces     = 16     // pieces of a worker's first range at most
 	targetBatch   = 10_000 // ns an adaptive batch should take
 	minHold       = 2_000  // ns a range is held before a give-back (see Hungry)
-	minHalfBatch  = 250    // ns: an adaptive batch may exceed half its range to take this long
 	maxBatch      = 1 << 16
 	maxFirstBatch = 32
 	clockEvery    = 1_000 // ns of ranges between clock readings, fixed grains (see measure)
@@ -308,7 +307,7 @@ func (r *stealRun) measure(me *stealWorker) {
 		elapsed := max(now-me.last, 1)
 		me.perItem = float64(elapsed) / float64(me.pending)
 		if r.adaptive {
-			me.batch = nextBatch(me.batch, me.pending, elapsed, me.own.Remaining())
+			me.batch = nextBatch(me.batch, me.pending, elapsed)
 			if me.gave {
 				me.batch = 1 // the range cost more than measured: measure again
 				me.gave = false
@@ -320,20 +319,12 @@ func (r *stealRun) measure(me *stealWorker) {
 }
 
 // nextBatch returns an adaptive worker's next batch, after its last batch
-// of batch items, of which it processed done items in elapsed ns, with
-// remaining items left in its range.
+// of batch items, of which it processed done items in elapsed ns.
 //
 // The target is targetBatch of work at the measured cost, which keeps a
 // batch's own cost (a clock reading and a take) small beside its items;
-// pieces split it where others wait. The other bounds make the sizing safe where the
-// measurement misleads:
-//   - half the remaining items at most: the batch that first reaches far
-//     dearer items (the tail of a loop, a stolen chunk of them) holds at most
-//     half of what its range had left. With many workers, whose ranges are a
-//     few hundred items or fewer, it is then a few items, not a batch sized
-//     from cheap items that hides dozens of dear ones from the thieves. The
-//     bound gives way where half the range takes under minHalfBatch, so that
-//     the end of a range of cheap items is not taken in ever smaller batches.
+// pieces split it where others wait. The other bounds make the sizing safe
+// where the measurement misleads:
 //   - twice the last batch at most: a batch extrapolates at most 2x from
 //     what was measured.
 //   - a quarter of the last batch at least: one measurement that a
@@ -341,10 +332,17 @@ func (r *stealRun) measure(me *stealWorker) {
 //     shrinks the batch 4x, not to one item, and the next measurement
 //     restores it. A real rise in cost is bounded by the give-back instead:
 //     a worker that holds a dear batch while others wait hands the rest back.
-func nextBatch(batch, done int, elapsed int64, remaining int) int {
+//
+// A batch is not bounded by what its worker's range has left: the batch
+// that first reaches far dearer items (the tail of a loop, a stolen chunk
+// of them) hides them from thieves only until a thief finds nothing and
+// waits, and then only for a piece, whose items pieceSize bounds by the
+// worker's share of the loop. Halving the batch towards the end of each
+// range cost a take and a clock reading for each halving, which loops of
+// a few microseconds a worker (tiny ones, many workers) felt.
+func nextBatch(batch, done int, elapsed int64) int {
 	next := max(int64(done)*targetBatch/elapsed, int64(batch/4))
-	half := max(int64(remaining/2), int64(done)*minHalfBatch/elapsed)
-	return int(max(min(next, half, 2*int64(batch), maxBatch), 1))
+	return int(max(min(next, 2*int64(batch), maxBatch), 1))
 }
 
 // pieceSize returns the piece of a range of n items that cost perItem ns
