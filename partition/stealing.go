@@ -68,7 +68,7 @@ func monotonic() int64 { return int64(time.Since(epoch)) }
 
 const (
 	pieceBudget   = 4_000  // ns: a piece should take at least pieceBudget/workers (see pieceSize)
-	maxPieceTime  = 2_000  // ns a piece should take at most, beyond that least
+	maxPieceTime  = 2_000  // ns a piece should take at most, unless minPiece is more
 	pieceShare    = 128    // a piece holds at most 1/pieceShare of a worker's share of items
 	maxPieces     = 16     // pieces of a worker's first range at most
 	targetBatch   = 10_000 // ns an adaptive batch should take
