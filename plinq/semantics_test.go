@@ -174,7 +174,14 @@ func TestAllocations(t *testing.T) {
 	}
 	count := func(n int, opts ...pfor.Option) float64 {
 		q := plinq.Select(plinq.Range(0, n).With(opts...).Where(func(i int) bool { return i%3 != 0 }), func(i int) int { return i / 2 })
-		return testing.AllocsPerRun(5, func() { must(q.ToSlice()) })
+		// A garbage collection during a run empties the sync.Pools, and the
+		// run remakes what they held: the fewest of three averages is the
+		// query's own count.
+		fewest := math.Inf(1)
+		for range 3 {
+			fewest = min(fewest, testing.AllocsPerRun(5, func() { must(q.ToSlice()) }))
+		}
+		return fewest
 	}
 	// Two workers, one chunk each: a fixed set of buffers, the result, and
 	// each worker's pages: doubling from 1024 elements to 1 MiB (128K
