@@ -91,15 +91,16 @@ func TestFutureMatrixAdd(t *testing.T) {
 	})
 }
 
-// settledGoroutines returns the goroutines besides both pools' workers
-// once their number has stopped falling.
+// settledGoroutines returns the goroutines besides the pool's workers once
+// their number has stopped changing: it falls while workers of an earlier
+// test retire, and rises while workers counted live have not started yet.
 func settledGoroutines(t *testing.T) int {
 	t.Helper()
 	n := goroutines(t) - pfor.TaskWorkers()
 	for range 100 {
 		time.Sleep(time.Millisecond)
 		m := goroutines(t) - pfor.TaskWorkers()
-		if m >= n {
+		if m == n {
 			return m
 		}
 		n = m
@@ -108,7 +109,7 @@ func settledGoroutines(t *testing.T) int {
 }
 
 // goroutinesDownTo waits up to about 2 s, polling every millisecond, for
-// the goroutines besides both pools' workers to fall to want, and returns
+// the goroutines besides the pool's workers to fall to want, and returns
 // their number: a goroutine that is exiting gets time to, on a loaded
 // machine too, while a leaked one stays.
 func goroutinesDownTo(t *testing.T, want int) int {
