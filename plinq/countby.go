@@ -1,34 +1,42 @@
 package plinq
 
+import "unsafe"
+
 // countBy is CountBy's run: each worker counts the keys of the blocks it
 // takes into a counter of its own, and the counters are added up on the
 // calling goroutine (a map operation per distinct key per worker, reusing
-// the largest map).
+// the largest map). A slice, or a Where over one, runs as one loop that
+// calls the predicate and the key per element (sliceElems); other flows
+// count the batches their runners hand on.
 func countBy[T any, K comparable](x *exec, f flow[T], key func(T) K) map[K]int {
-	bits := keyBits[K]()
+	sh, isInt := shapeOf[K]()
+	elems, pred, fused := f.sliceElems()
 	type state struct {
-		counter[K]
-		keyBatch[T, K]
+		counter[T, K]
 		run func(lo, hi int) bool
 	}
 	var states []*state
 	blockChunks(x, f.n,
 		func(w *worker) *state {
-			s := &state{counter: counter[K]{dense: startDense(bits != nil)}}
-			if bits == nil {
+			s := &state{counter: counter[T, K]{key: key, pred: pred, sh: sh, on: isInt}}
+			if !isInt {
 				s.m = make(map[K]int)
 			}
-			s.run = f.open(w, func(b []T) bool {
-				keys, us := s.keysOf(b, key, bits)
-				for j, u := range us {
-					if i := s.dense.find(u); i >= 0 {
-						s.counts[i]++
-					} else {
-						s.add(keys[j], u)
+			if fused {
+				s.run = func(lo, hi int) bool {
+					for lo < hi {
+						if w.stopped() {
+							return false
+						}
+						e := lo + min(batchLen, hi-lo)
+						s.count(elems[lo:e])
+						lo = e
 					}
+					return true
 				}
-				return true
-			})
+			} else {
+				s.run = f.open(w, func(b []T) bool { s.count(b); return true })
+			}
 			return s
 		},
 		func(s *state, lo, hi int) bool { s.run(lo, hi); return true },
@@ -51,35 +59,127 @@ func countBy[T any, K comparable](x *exec, f flow[T], key func(T) K) map[K]int {
 				total[k] += c
 			}
 		}
-		for i, k := range s.counter.keys {
-			total[k] += s.counts[i]
+		for off, c := range s.n {
+			if c != 0 {
+				total[keyOfBits[K](s.base+uint64(off), sh)] += c
+			}
 		}
 	}
 	return total
 }
 
-// A counter is one worker's counts of keys: by a denseIndex while it is on,
-// by a map after that (or from the start if K is not an integer kind).
-type counter[K comparable] struct {
-	dense  denseIndex
-	keys   []K   // the keys dense numbers
-	counts []int // counts[i]: the count of keys[i]
+// A counter is one worker's counts of keys: while the keys are integers of
+// small range, n[i] counts the key whose bits (bitsOfKey) are base+i, in a
+// window placed and widened as a denseIndex's is (see window) while the
+// keys counted span at most denseSpan slots; a map counts the keys from
+// then on (or from the start if K is not an integer kind). Counts add up
+// in any order, so the window needs no blocks. Only the goroutine running
+// the worker touches it.
+type counter[T any, K comparable] struct {
+	key    func(T) K
+	pred   func(T) bool // nil: every element
+	sh     intShape
+	base   uint64
+	n      []int
+	lo, hi uint64 // the slots of the least and the greatest key counted
+	on     bool   // counting in the window; false once a key did not fit
 	m      map[K]int
+	sel    []int32 // the offsets in a batch of the elements pred keeps
 }
 
-// add counts k, whose bits are u; the caller has found that k is not in
-// dense.
-func (c *counter[K]) add(k K, u uint64) {
-	if c.dense.on {
-		if c.dense.set(u, int32(len(c.keys))) {
-			c.keys, c.counts = append(c.keys, k), append(c.counts, 1)
-			return
-		}
-		c.m = make(map[K]int, 2*len(c.keys)) // dense is off from now on
-		for i, k := range c.keys {
-			c.m[k] = c.counts[i]
-		}
-		c.keys, c.counts = nil, nil
+// count counts the keys of the elements of b that pred keeps. The loop
+// over b writes every offset and keeps those pred selects, with no branch
+// on pred's result, which a processor cannot predict for a random
+// selection.
+func (c *counter[T, K]) count(b []T) {
+	if cap(c.sel) < len(b) {
+		c.sel = make([]int32, max(len(b), batchLen))
 	}
-	c.m[k]++
+	sel, n := c.sel[:len(b)], 0
+	if c.pred == nil {
+		for i := range sel {
+			sel[i] = int32(i)
+		}
+		n = len(b)
+	} else {
+		for i := range b {
+			sel[n] = int32(i)
+			if c.pred(b[i]) {
+				n++
+			}
+		}
+	}
+	for _, i := range sel[:n] {
+		k := c.key(b[i])
+		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (n is empty otherwise)
+		if off := u - c.base; off < uint64(len(c.n)) {
+			c.n[off]++
+		} else {
+			c.slow(k, u)
+		}
+	}
+}
+
+// slow counts k, whose bits u are outside the window: it widens the window
+// for u, or turns it off and counts k in the map.
+func (c *counter[T, K]) slow(k K, u uint64) {
+	if !c.on {
+		c.m[k]++
+		return
+	}
+	if len(c.n) == 0 {
+		size := min(16, denseSpan)
+		c.base, c.n = u-uint64(size/2), make([]int, size)
+	} else if !c.widen(u) { // the window's counts move to the map, which counts from now on
+		c.m = make(map[K]int, 2*len(c.n))
+		for off, n := range c.n {
+			if n != 0 {
+				c.m[keyOfBits[K](c.base+uint64(off), c.sh)] = n
+			}
+		}
+		c.on, c.n, c.base = false, nil, 0
+		c.m[k]++
+		return
+	}
+	c.n[u-c.base]++
+}
+
+// widen makes room for u, outside the window, and reports whether the keys
+// counted with u fit within denseSpan slots. The window is measured from
+// the least and the greatest key counted, as denseIndex.widen measures it.
+func (c *counter[T, K]) widen(u uint64) bool {
+	lo, hi := 0, len(c.n)-1 // the slots of the least and the greatest key counted
+	for c.n[lo] == 0 {
+		lo++
+	}
+	for c.n[hi] == 0 {
+		hi--
+	}
+	base, size, ok := window(c.base+uint64(lo), c.base+uint64(hi), u, uint64(len(c.n)))
+	if !ok {
+		return false
+	}
+	n := make([]int, size)
+	copy(n[c.base+uint64(lo)-base:], c.n[lo:hi+1])
+	c.base, c.n = base, n
+	return true
+}
+
+// keyOfBits returns the key of an integer kind whose bits are u: the
+// inverse of bitsOfKey.
+func keyOfBits[K comparable](u uint64, sh intShape) K {
+	var k K
+	p := unsafe.Pointer(&k)
+	u ^= sh.flip
+	switch unsafe.Sizeof(k) {
+	case 1:
+		*(*uint8)(p) = uint8(u)
+	case 2:
+		*(*uint16)(p) = uint16(u)
+	case 4:
+		*(*uint32)(p) = uint32(u)
+	case 8:
+		*(*uint64)(p) = u
+	}
+	return k
 }
