@@ -47,31 +47,18 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 	if elems, pred, ok := f.sliceElems(); ok && pred != nil {
 		sel := make([][]uint16, nb) // sel[b]: the offsets in block b of its elements
 		local := make([][]uint16, nb)
+		sh, _ := shapeOf[K]()
 		blocks(x, nb,
 			func(w *worker) *flowGrouper[T, K] {
 				s := newGrouper()
+				sn := &selNumbering[T, K]{flowGrouper: s, pred: pred, key: key, sh: sh}
 				s.run = func(lo, hi int) bool {
 					s.sel = s.sel[:0]
 					for a := lo; a < hi; a += batchLen {
 						if w.stopped() {
 							return false
 						}
-						e := min(a+batchLen, hi)
-						// Every offset is written and the selected ones
-						// kept, with no branch on pred's result, which a
-						// processor cannot predict for a random selection.
-						at := len(s.sel)
-						sel, n := slices.Grow(s.sel, e-a)[:at+e-a], at
-						for i, v := range elems[a:e] {
-							sel[n] = uint16(a - lo + i)
-							if pred(v) {
-								n++
-							}
-						}
-						s.sel = sel[:n]
-						keys, us := s.selKeys(elems[lo:], s.sel[at:], key, bits)
-						s.local = slices.Grow(s.local, len(keys))[:at+len(keys)]
-						s.addKeys(keys, us, at, s.local[at:])
+						sn.batch(elems[lo:hi], a-lo, min(a+batchLen, hi)-lo)
 					}
 					return true
 				}
@@ -87,11 +74,12 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 				return true
 			}, nil)
 		place = func(b int, next []int) {
-			in := elems[b*bl:]
-			for i, o := range sel[b] {
-				l := local[b][i]
-				all[next[l]] = in[o]
-				next[l]++
+			in, ls := elems[b*bl:], local[b]
+			ss := sel[b][:len(ls)]
+			for i, l := range ls {
+				p := &next[l]
+				all[*p] = in[ss[i]]
+				*p++
 			}
 		}
 	} else {
@@ -149,20 +137,42 @@ type flowGrouper[T any, K comparable] struct {
 	run   func(lo, hi int) bool
 }
 
-// selKeys calls key on the elements in[o] for the offsets o in sel, in
-// order, and returns their keys and bits, as keysOf does.
-func (s *flowGrouper[T, K]) selKeys(in []T, sel []uint16, key func(T) K, bits func([]K, []uint64)) ([]K, []uint64) {
-	if len(sel) > len(s.keyBatch.keys) {
-		s.keyBatch.keys, s.keyBatch.us = make([]K, max(len(sel), batchLen)), make([]uint64, max(len(sel), batchLen))
+// A selNumbering numbers the keys of a Where over a slice as groupFlow
+// selects its elements, in one loop per batch, in memory rather than in
+// variables of its loop (see folder).
+type selNumbering[T any, K comparable] struct {
+	*flowGrouper[T, K]
+	pred func(T) bool
+	key  func(T) K
+	sh   intShape
+}
+
+// batch selects the elements of block[a:e] that pred keeps, appending their
+// offsets in the block to sel, and numbers their keys, appending their
+// local numbers to local. Every offset is written and the selected ones
+// kept, with no branch on pred's result, which a processor cannot predict
+// for a random selection.
+func (s *selNumbering[T, K]) batch(block []T, a, e int) {
+	at := len(s.sel)
+	sel, n := slices.Grow(s.sel, e-a)[:at+e-a], at
+	for i := a; i < e; i++ {
+		sel[n] = uint16(i)
+		if s.pred(block[i]) {
+			n++
+		}
 	}
-	keys, us := s.keyBatch.keys[:len(sel)], s.keyBatch.us[:len(sel)]
-	for j, o := range sel {
-		keys[j] = key(in[o])
+	s.sel = sel[:n]
+	s.local = slices.Grow(s.local, n-at)[:n]
+	for j := at; j < n; j++ {
+		k := s.key(block[s.sel[j]])
+		u := bitsOfKey(k, s.sh) // unused unless K is an integer kind (dense is off otherwise)
+		l := s.dense.find(u)
+		if l < 0 {
+			l = int32(s.slow(k, u, j))
+		}
+		s.local[j] = uint16(l)
+		s.bi.count[l]++
 	}
-	if bits != nil {
-		bits(keys, us)
-	}
-	return keys, us
 }
 
 // sort returns the block's elements sorted by local number, stably, in a
