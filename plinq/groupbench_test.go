@@ -172,7 +172,8 @@ func ordersImpls(in []order) []impl {
 }
 
 // BenchmarkGroupByDistinctKeys: GroupBy, Distinct and CountBy over 10M
-// random int64, nearly all distinct, against sequential map loops.
+// random int64, nearly all distinct, against sequential map loops, and the
+// sequential map loop for CountBy into a map sized for every key.
 func BenchmarkGroupByDistinctKeys(b *testing.B) { runImpls(b, distinctImpls(ints10M())) }
 
 func distinctImpls(in []int64) []impl {
@@ -207,5 +208,15 @@ func distinctImpls(in []int64) []impl {
 			return int64(len(m))
 		}},
 		{"plinq-countby", func() int64 { return int64(len(must(plinq.CountBy(plinq.From(in), key)))) }},
+		// The floor of any CountBy that returns one Go map: a map can be
+		// filled by one goroutine only, so each distinct key costs at least
+		// an insertion into a map sized for all of them from the start.
+		{"sequential-countby-presized", func() int64 {
+			m := make(map[int64]int, len(in))
+			for _, x := range in {
+				m[key(x)]++
+			}
+			return int64(len(m))
+		}},
 	}
 }
