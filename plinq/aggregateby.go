@@ -54,8 +54,8 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 	// short.
 	slow := func(s *state, k K, u uint64, v T) {
 		if s.acc.start(k, u, int32(s.block+1), identity) {
-			off := u - s.acc.base
-			s.acc.acc[off] = fold(s.acc.acc[off], v)
+			a := &s.acc.slots[u-s.acc.base].acc
+			*a = fold(*a, v)
 			return
 		}
 		if s.acc.on { // k is outside the window: its values move to the parts
@@ -288,8 +288,9 @@ func (c *folder[T, K, A]) run(b []T) {
 		k := c.key(b[i])
 		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (the window and keyTable's dense index are off)
 		d := c.d
-		if off := u - d.base; off < uint64(len(d.stamp)) && d.stamp[off] == c.st {
-			d.acc[off] = c.fold(d.acc[off], b[i])
+		if off := u - d.base; off < uint64(len(d.slots)) && d.slots[off].stamp == c.st {
+			a := &d.slots[off].acc
+			*a = c.fold(*a, b[i])
 			continue
 		}
 		c.slow(k, u, b[i])
