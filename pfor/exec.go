@@ -43,7 +43,7 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	if slots == 1 {
 		return inline(lo, hi, c, b)
 	}
-	j := jobPool.Get().(*job)
+	j := jobs.get()
 	j.body, j.Slots, j.Call = b, int32(slots), c.call
 	if c.stats != nil {
 		j.Stats = make([]sched.SlotStats, slots)
@@ -69,7 +69,7 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	err := j.result(c)
 	j.Reset()
 	j.body = loopBody{}
-	jobPool.Put(j)
+	jobs.put(j)
 	return err
 }
 

@@ -3,7 +3,6 @@ package pfor
 import (
 	"fmt"
 	"runtime"
-	"sync"
 
 	"github.com/stealkit/stealkit/internal/callname"
 	"github.com/stealkit/stealkit/internal/partproto"
@@ -76,7 +75,7 @@ func WithLabel(name string) Option {
 // state of its own, its runs do.
 var defaultPartitioner = partition.Auto()
 
-var configs = sync.Pool{New: func() any { return new(config) }}
+var configs = spare[config]{new: func() *config { return new(config) }}
 
 // configure applies the options of a call to the entry point named call.
 func configure(call string, opts []Option) config {
@@ -85,7 +84,7 @@ func configure(call string, opts []Option) config {
 		// The compiler cannot see into an Option, so applying options to c
 		// would move c to the heap on every call: apply them to a pooled
 		// config instead.
-		p := configs.Get().(*config)
+		p := configs.get()
 		*p = c
 		for i, o := range opts {
 			if o == nil {
@@ -95,7 +94,7 @@ func configure(call string, opts []Option) config {
 		}
 		c = *p
 		*p = config{} // drop the references the options stored
-		configs.Put(p)
+		configs.put(p)
 	}
 	if c.workers == 0 {
 		c.workers = runtime.GOMAXPROCS(0)

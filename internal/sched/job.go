@@ -40,6 +40,12 @@ import (
 // succeeds, and a claim of a reused job is a claim of the new call's slot,
 // whose fields were set before claims was stored.
 type Job struct {
+	// What a helper reads to claim and run a slot comes first, on as few
+	// cache lines as it fits: the caller writes these fields on every
+	// call, so each line a helper reads is a line it must fetch from the
+	// caller's core before its slot starts. What only the caller, or a
+	// failing slot, touches follows.
+
 	// claims packs slots<<32 | next, next being the next unclaimed slot:
 	// one word, so that a claim is one CAS and a full job (next == slots)
 	// is never changed. Stored once per call, after every other field is
@@ -51,38 +57,38 @@ type Job struct {
 	// caller blocks on wake: the slot whose add makes it slots+joinParked
 	// sends one token (see join).
 	finished atomic.Int64
-	wake     chan struct{} // buffered, empty between calls; made once per job object
 
 	Run   partition.Run
 	split partproto.SplittingRun // Run, if it splits; else nil
 	Body  Body                   // set once per job object (Init)
+	halt  <-chan struct{}        // ctx.Done(), polled before every chunk; nil if it can never be done
+	Stats []SlotStats            // nil unless the call collects statistics, one per slot
 	Slots int32
-
-	stop atomic.Bool // set on the first error, panic or cancellation: no new chunk starts
-
-	mu       sync.Mutex // guards err, panic, canceled and tokens
-	err      error
-	panic    any         // the first panic, as Wrap made it
-	canceled error       // the context's error, once it is done
-	cut      atomic.Bool // a slot stopped with work possibly left
-
-	ctx  context.Context // nil for calls without a context
-	halt <-chan struct{} // ctx.Done(), polled before every chunk; nil if it can never be done
 
 	// Slots that found no work while another holds an overdue range poll
 	// for a while, then sleep until a slot finishes a chunk or stops.
 	sleepers atomic.Int32 // slots asleep, or about to sleep, on nudge
-	nudge    sync.Cond    // on mu; signalled with a token added to tokens
-	tokens   int          // guarded by mu: wake-ups not yet taken by a sleeper
 
-	Call    string                       // the entry point, passed to Wrap
-	Wrap    func(call string, r any) any // wraps a recovered panic, in the deferred function that recovered it; set once per job object (Init)
-	Label   string                       // trace region name, "" for "pfor"
-	Labels  pprof.LabelSet               // loop=name, added to a helper's own labels while it runs a slot
-	Labeled bool                         // Labels is set: the call has a WithLabel
+	stop    atomic.Bool // set on the first error, panic or cancellation: no new chunk starts
+	Labeled bool        // Labels is set: the call has a WithLabel
 
-	Stats []SlotStats // nil unless the call collects statistics, one per slot
-	spun  int32       // helpers spinning at the post, up to its want (see Post); the caller's only
+	cut      atomic.Bool // a slot stopped with work possibly left
+	mu       sync.Mutex  // guards err, panic, canceled and tokens
+	err      error
+	panic    any           // the first panic, as Wrap made it
+	canceled error         // the context's error, once it is done
+	nudge    sync.Cond     // on mu; signalled with a token added to tokens
+	tokens   int           // guarded by mu: wake-ups not yet taken by a sleeper
+	wake     chan struct{} // buffered, empty between calls; made once per job object
+
+	ctx context.Context // nil for calls without a context
+
+	Call   string                       // the entry point, passed to Wrap
+	Wrap   func(call string, r any) any // wraps a recovered panic, in the deferred function that recovered it; set once per job object (Init)
+	Label  string                       // trace region name, "" for "pfor"
+	Labels pprof.LabelSet               // loop=name, added to a helper's own labels while it runs a slot
+
+	spun int32 // helpers spinning at the post, up to its want (see Post); the caller's only
 }
 
 // A Body is a loop call's function: Call runs it over [lo, hi) as worker
