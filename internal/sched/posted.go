@@ -19,11 +19,15 @@ import "sync/atomic"
 // before, gen bumped after: a worker watching gen sees every job added up
 // to it); a Remove at the entry's store of nil; a claim at the job's CAS of
 // claims.
+//
+// The counters come before the entries, so that a post into one of the
+// first entries writes one cache line, and a searching worker that sees gen
+// move finds the job on the line it just read.
 type Posted struct {
-	entries [MaxPosted]atomic.Pointer[Job] // jobs whose slots workers may claim; nil: a free entry
 	high    atomic.Int32                   // entries[high:] has never been used
 	gen     atomic.Uint64                  // bumped by every Add, after the job is in entries
 	seqs    atomic.Uint64                  // bumped by every Add, before: the last job's seq
+	entries [MaxPosted]atomic.Pointer[Job] // jobs whose slots workers may claim; nil: a free entry
 }
 
 // MaxPosted bounds the jobs posted at once; a call that finds no free
