@@ -1,6 +1,7 @@
 package pfor
 
 import (
+	"runtime/trace"
 	"sync/atomic"
 	"time"
 
@@ -94,7 +95,9 @@ func (j *job) solo(lo, hi int) (next int) {
 			next = hi
 		}
 	}()
-	defer j.Region()()
+	if trace.IsEnabled() {
+		defer j.Region().End()
+	}
 	var ws *sched.SlotStats
 	if j.Stats != nil {
 		ws = &j.Stats[0]

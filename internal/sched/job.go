@@ -346,14 +346,13 @@ func (j *Job) Reset() {
 	j.Stats, j.spun = nil, 0
 }
 
-// Region wraps a worker slot in a runtime/trace region when tracing is on.
-func (j *Job) Region() func() {
-	if !trace.IsEnabled() {
-		return func() {}
-	}
+// Region starts a runtime/trace region for a worker slot, to be ended when
+// the slot returns: call it only while tracing is on (trace.IsEnabled), so
+// that a slot run without tracing defers nothing.
+func (j *Job) Region() *trace.Region {
 	name := j.Label
 	if name == "" {
 		name = "pfor"
 	}
-	return trace.StartRegion(context.Background(), name).End
+	return trace.StartRegion(context.Background(), name)
 }

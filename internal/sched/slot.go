@@ -2,6 +2,7 @@ package sched
 
 import (
 	"runtime"
+	"runtime/trace"
 	"time"
 
 	"github.com/stealkit/stealkit/internal/partproto"
@@ -26,7 +27,9 @@ func (j *Job) RunSlot(s int) (slept bool) {
 		step(stepFinish)
 		j.finish()
 	}()
-	defer j.Region()()
+	if trace.IsEnabled() {
+		defer j.Region().End()
+	}
 	split := j.split
 	var ws *SlotStats
 	if j.Stats != nil {
