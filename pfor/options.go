@@ -107,7 +107,10 @@ func configure(call string, opts []Option) config {
 
 // partitioner returns the partitioner with the grain applied, if it takes one.
 func (c config) partitioner() partition.Partitioner {
-	if g, ok := c.part.(partition.Grained); ok && c.grain > 0 {
+	if c.grain == 0 { // no type assertion on the common path
+		return c.part
+	}
+	if g, ok := c.part.(partition.Grained); ok {
 		return g.WithGrain(c.grain)
 	}
 	return c.part
@@ -122,6 +125,9 @@ func init() {
 // start on the caller alone while helpers are late (see late.go); the others
 // hand out the ranges their partitioner and grain promise.
 func (c config) adapts() bool {
+	if c.grain != 0 {
+		return false
+	}
 	a, ok := c.part.(partproto.Adaptive)
-	return c.grain == 0 && ok && a.Adapts()
+	return ok && a.Adapts()
 }
