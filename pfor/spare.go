@@ -9,7 +9,9 @@ import (
 // which the back-to-back calls of a goroutine take and give back with one
 // atomic operation each, and the others in a sync.Pool, whose round trip
 // costs several times that (it pins the goroutine to its processor), for
-// calls under way at the same time. Any goroutine may call get and put.
+// calls under way at the same time. The one kept in its word outlives
+// garbage collections, which empty the pool. Any goroutine may call get and
+// put.
 type spare[T any] struct {
 	one  atomic.Pointer[T]
 	pool sync.Pool // of *T
