@@ -196,12 +196,8 @@ func benchWorkloads() []workload.Workload {
 
 // BenchmarkRange runs every workload of benchWorkloads with every
 // implementation: BenchmarkRange/partitioner=X/workload=Y. For "tiny" one op
-// is 2000 back-to-back calls and us/call is reported, with late%: the
-// share of calls after which the pool was in the late state (see
-// late.go), where calls of the default partitioner start on the caller
-// alone; back-to-back calls on an idle machine should show 0. Each op
-// starts from reset inputs (untimed); a wrong checksum fails the
-// benchmark.
+// is 2000 back-to-back calls and us/call is reported. Each op starts from
+// reset inputs (untimed); a wrong checksum fails the benchmark.
 func BenchmarkRange(b *testing.B) {
 	for _, im := range impls() {
 		for _, w := range benchWorkloads() {
@@ -215,16 +211,12 @@ func BenchmarkRange(b *testing.B) {
 				run, stop := im.start(inst)
 				defer stop()
 				b.ReportAllocs()
-				late := 0 // calls after which the pool was in the late state
 				for b.Loop() {
 					b.StopTimer()
 					inst.Reset()
 					b.StartTimer()
 					for range w.Calls {
 						run()
-						if pfor.IsLate() {
-							late++
-						}
 					}
 				}
 				if got := inst.Checksum(); got != want {
@@ -232,7 +224,6 @@ func BenchmarkRange(b *testing.B) {
 				}
 				if w.Calls > 1 {
 					b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*w.Calls), "us/call")
-					b.ReportMetric(100*float64(late)/float64(b.N*w.Calls), "late%")
 				}
 			})
 		}

@@ -47,9 +47,8 @@
 // work, and a worker or caller that has waited for others for tens of
 // microseconds blocks, leaving its thread, and so the core, to them. When
 // calls of the default partitioner keep finding their helpers late (the
-// caller blocked for them, or ran their slots although they were spinning
-// or had been woken long before), such calls start on the caller alone for
-// 100 µs and bring in helpers only
+// caller blocked for them, or ran their slots although they were awake),
+// such calls start on the caller alone for 100 µs and bring in helpers only
 // then: short loops run at about the sequential loop's speed instead of
 // waiting for threads the system has put aside, long ones still run in
 // parallel. Calls with another partitioner, or a grain, are unchanged. The

@@ -61,9 +61,9 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	}
 	if lo < hi && !j.Halted() {
 		j.Start(c.partitioner().Start(lo, hi, int(slots)))
-		sign := j.Drive(thePool.Pool, thePool.Post(&j.Job, int(slots)-1))
+		late := j.Drive(thePool.Pool, thePool.Post(&j.Job, int(slots)-1))
 		if adapts {
-			noteCall(sign)
+			noteCall(late)
 		}
 	}
 	err := j.result(c)

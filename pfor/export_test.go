@@ -3,8 +3,6 @@ package pfor
 import (
 	"math"
 	"testing"
-
-	"github.com/stealkit/stealkit/internal/sched"
 )
 
 // Helpers reports how many helper goroutines the pool has running: its
@@ -25,21 +23,12 @@ func SetLate(t testing.TB, on bool) {
 	})
 }
 
-// NoteCall records an adaptive call whose helpers were late, on time, or
-// neither (see sched.Sign), as a call does, and reports whether the pool is
-// then in the late state.
-func NoteCall(s sched.Sign) bool {
-	noteCall(s)
+// NoteCall records an adaptive call whose helpers were late or not, as a
+// call does, and reports whether the pool is then in the late state.
+func NoteCall(late bool) bool {
+	noteCall(late)
 	return isLate()
 }
-
-// GrowPool brings the pool to GOMAXPROCS-1 workers, as a call that wants
-// more helpers than it has does: workers above retire.
-func GrowPool() { thePool.Grow() }
-
-// Spinning reports how many of the pool's helpers are spinning, looking
-// for work.
-func Spinning() int { return thePool.Spinning() }
 
 // LateSigns is how many calls in a row with late helpers enter the state.
 const LateSigns = lateSigns

@@ -18,12 +18,7 @@ import (
 // well: the caller of a call whose batches are the partitioner's to size
 // (Auto with no grain, see config.adapts) runs out of work and has to block,
 // in its slot waiting for a range another slot holds or in join, instead of
-// finishing with its helpers, or runs a slot itself that a helper spinning
-// when the call posted should have claimed. Helpers the call had to start,
-// or to wake, are no sign until they have taken longer to run than a
-// thread woken on an idle machine does (see sched.Pool.expected): a caller
-// that runs their slots meanwhile is not held up. lateSigns such calls in
-// a row, calls that learnt nothing of their helpers aside, put the pool in
+// finishing with its helpers. lateSigns such calls in a row put the pool in
 // the late state for lateWindow, extended by every later sign. Meanwhile
 // those calls start on the caller alone (see solo) and bring in helpers for
 // what is left after soloFor: a short call completes at about the
@@ -66,14 +61,10 @@ func isLate() bool {
 	return false
 }
 
-// noteCall records how an adaptive call that posted its job went (see
-// sched.Job.Drive): a Late call is a sign, an OnTime one starts the count
-// again, and a call that learnt nothing of its helpers leaves it.
-func noteCall(sign sched.Sign) {
-	switch sign {
-	case sched.NoSign:
-		return
-	case sched.OnTime:
+// noteCall records how an adaptive call that posted its job went: late
+// reports whether its helpers were late (see sched.Job.Drive).
+func noteCall(late bool) {
+	if !late {
 		if lateHelpers.streak.Load() != 0 { // load first: calls that go well write nothing
 			lateHelpers.streak.Store(0)
 		}

@@ -5,9 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/stealkit/stealkit/internal/sched"
 	"github.com/stealkit/stealkit/partition"
 	"github.com/stealkit/stealkit/pfor"
 )
@@ -17,35 +15,21 @@ import (
 // once they have run for a while.
 
 // TestLateSigns: lateSigns calls in a row with late helpers enter the state,
-// fewer do not, a call that goes well starts the count again, and calls
-// that learnt nothing of their helpers neither count nor start it again.
+// fewer do not, and a call that goes well starts the count again.
 func TestLateSigns(t *testing.T) {
 	pfor.SetLate(t, false)
 	for range pfor.LateSigns - 1 {
-		if pfor.NoteCall(sched.Late) {
+		if pfor.NoteCall(true) {
 			t.Fatalf("late after fewer than %d calls with late helpers; want not yet", pfor.LateSigns)
 		}
 	}
-	if pfor.NoteCall(sched.OnTime) {
+	if pfor.NoteCall(false) {
 		t.Fatal("late after a call that went well; want not")
 	}
 	for i := range pfor.LateSigns {
-		if late := pfor.NoteCall(sched.Late); late != (i == pfor.LateSigns-1) {
+		if late := pfor.NoteCall(true); late != (i == pfor.LateSigns-1) {
 			t.Fatalf("after %d calls in a row with late helpers, late = %v; want %v", i+1, late, i == pfor.LateSigns-1)
 		}
-		if i < pfor.LateSigns-1 && pfor.NoteCall(sched.NoSign) {
-			t.Fatalf("late after %d calls with late helpers and some without a sign; want not yet", i+1)
-		}
-	}
-	pfor.SetLate(t, false)
-	for range pfor.LateSigns - 1 {
-		pfor.NoteCall(sched.Late)
-	}
-	for range 3 * pfor.LateSigns {
-		pfor.NoteCall(sched.NoSign)
-	}
-	if !pfor.NoteCall(sched.Late) {
-		t.Fatalf("calls without a sign started the count again: %d late calls, some without a sign between, and not late", pfor.LateSigns)
 	}
 }
 
@@ -117,118 +101,18 @@ func TestLateKeepsPromisedRanges(t *testing.T) {
 	}
 }
 
-// quietHelpers brings the pool to GOMAXPROCS-1 workers and waits until
-// no helper of the pool spins: workers of earlier tests sleep or retire,
-// extra helpers end. At GOMAXPROCS=1 a call then wakes no worker.
-func quietHelpers(t *testing.T) {
-	pfor.GrowPool()
-	for try := 0; pfor.Spinning() > 0 || pfor.TaskWorkers() > runtime.GOMAXPROCS(0)-1; try++ {
-		if try == 1000 {
-			t.Fatalf("after 1 s, %d helpers still spinning, %d workers running; want 0 and GOMAXPROCS-1", pfor.Spinning(), pfor.TaskWorkers())
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
-// TestNotLateWhileHelpersStart: at GOMAXPROCS=1 the extra helper a call
-// starts gets no P while the caller runs, as on an idle machine a thread
-// takes a while to run: back-to-back calls run its slot on the caller, and
-// none of them is a sign. (A woken worker is no sign either, for
-// wakeGrace: sched's TestDriveSigns. Here no worker is woken, so that no
-// clock decides.)
-func TestNotLateWhileHelpersStart(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	quietHelpers(t)
-	pfor.SetLate(t, false)
-	for i := range 4 * pfor.LateSigns {
-		pfor.Range(0, 100, func(int) {}, pfor.WithWorkers(2))
-		if pfor.IsLate() {
-			t.Fatalf("late after %d back-to-back calls whose helpers had not run yet; want not late", i+1)
-		}
-	}
-}
-
-// TestLateWhenHelpersDoNotRun: at GOMAXPROCS=1 a helper that has run and
-// spins gets no P while the caller runs, as a helper whose thread the
-// operating system has taken off its core: every call's caller runs the
-// slot the spinning helper should have claimed, a sign each time, and the
-// pool turns late.
+// TestLateWhenHelpersDoNotRun: at GOMAXPROCS=1 a helper woken or spinning
+// gets no P while the caller runs, so every call's caller runs the
+// helper's slot itself although no helper was parked: a sign each time,
+// and the pool turns late.
 func TestLateWhenHelpersDoNotRun(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	quietHelpers(t)
 	pfor.SetLate(t, false)
-	pfor.Range(0, 100, func(int) {}, pfor.WithWorkers(2)) // starts an extra helper
-	for try := 0; pfor.Spinning() == 0; try++ {
-		if try == 1000 {
-			t.Fatal("the extra helper a call started never spun")
-		}
-		runtime.Gosched() // lets the helper run until it yields, spinning
-	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	for range 4 * pfor.LateSigns {
 		pfor.Range(0, 100, func(int) {}, pfor.WithWorkers(2))
 		if pfor.IsLate() {
 			return
 		}
 	}
-	t.Fatalf("%d calls whose spinning helper never ran, and the pool is not late; want late after %d", 4*pfor.LateSigns, pfor.LateSigns)
-}
-
-// TestSpinningCountsAHelperOnce: at GOMAXPROCS=1, where the caller and an
-// extra helper take turns at each yield of the body, a helper that spins,
-// claims a slot, runs it and spins again is counted once.
-func TestSpinningCountsAHelperOnce(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	quietHelpers(t)
-	for call := range 3 {
-		pfor.Range(0, 2, func(int) { runtime.Gosched() }, pfor.WithWorkers(2))
-		for try := 0; pfor.Spinning() == 0 && try < 1000; try++ {
-			runtime.Gosched() // lets the helper finish its slot and spin
-		}
-		if n := pfor.Spinning(); n != 1 {
-			t.Fatalf("after call %d, %d helpers counted spinning; want 1, the extra helper", call+1, n)
-		}
-	}
-}
-
-// TestSpinningSettles: the count of spinning helpers, which decides which
-// slots the caller runs are late signs, returns to 0 once the pool is idle,
-// after loops (some wider than the pool, whose extra helpers end), nested
-// fork-join and Group tasks from several goroutines at several GOMAXPROCS,
-// with gaps between calls in which helpers search.
-// A count left above 0 would make every later call expect a helper.
-func TestSpinningSettles(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	for _, procs := range []int{1, 2, 4, 8, 2, 4, 8, 2, 4, 8} {
-		runtime.GOMAXPROCS(procs)
-		var wg sync.WaitGroup
-		for range 4 {
-			wg.Go(func() {
-				for i := range 200 {
-					pfor.Range(0, 64, func(int) {
-						if i%2 == 0 {
-							pfor.Join(func() {}, func() {})
-						}
-					}, pfor.WithWorkers(1+i%(2*procs+1)))
-					var g pfor.Group
-					for range 4 {
-						g.Go(func(*pfor.Worker) error { return nil })
-					}
-					g.Wait()
-					// A gap of 5 to 40 µs, so that helpers announce their
-					// search before the next call finds them.
-					for start := time.Now(); time.Since(start) < time.Duration(5<<(i%4))*time.Microsecond; {
-					}
-				}
-			})
-		}
-		wg.Wait()
-		for try := 0; pfor.Spinning() != 0; try++ {
-			if try == 5000 {
-				searching, sleeping := pfor.TaskIdle()
-				t.Fatalf("GOMAXPROCS=%d: %d helpers counted spinning 5 s after the last call (%d workers searching, %d sleeping); want 0",
-					procs, pfor.Spinning(), searching, sleeping)
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}
+	t.Fatalf("%d calls whose helpers never ran, and the pool is not late; want late after %d", 4*pfor.LateSigns, pfor.LateSigns)
 }

@@ -73,14 +73,6 @@
 // has taken off their cores, completes on its own goroutine, and only a
 // slot a worker has claimed can make the caller wait.
 //
-// Drive tells the caller how its helpers did (a Sign), for pfor's late
-// state: late if the caller waited for a helper, or ran a slot a helper
-// the post expected did not claim. The post expects the helpers spinning
-// (Pool.spinning, which unlike Idle's count of searchers leaves out workers
-// woken whose goroutines have not run yet), and woken ones only once they
-// have been waiting to run for longer than a thread woken on an idle
-// machine takes (Pool.expected).
-//
 // # Who may call what, invariants, linearization points
 //
 // Each lock-free type opens with its own: Idle and Parker (idle.go), the

@@ -121,19 +121,20 @@ func (s *Idle) StopSearch() {
 func (s *Idle) Notify() { s.Wake(1) }
 
 // Wake is Notify for n units of work made visible at once (a loop's worker
-// slots): it wakes sleeping workers, up to n less the searching ones. Each
-// woken worker that finds work and was the last searcher wakes another
-// (see StopSearch), so waking fewer than n only delays the rest. Wake
-// panics if n < 1.
-func (s *Idle) Wake(n int) {
+// slots): it wakes sleeping workers, up to n less the searching ones, and
+// reports whether it woke any. Each woken worker that finds work and was
+// the last searcher wakes another (see StopSearch), so waking fewer than n
+// only delays the rest. Wake panics if n < 1.
+func (s *Idle) Wake(n int) (woke bool) {
 	if n < 1 {
 		panic("sched: Idle.Wake: n < 1")
 	}
 	step(stepNotify)
 	st := s.state.Load()
 	if searching := int(uint32(st)); st >= oneSleeping && searching < n {
-		s.wake(n - searching)
+		return s.wake(n-searching) > 0
 	}
+	return false
 }
 
 // Sleep puts the calling worker, which is searching, to sleep on p unless
@@ -174,12 +175,12 @@ func (s *Idle) Sleep(p *Parker, ready func() bool) {
 // wakeOne moves the most recent sleeper to searching and wakes it.
 func (s *Idle) wakeOne() { s.wake(1) }
 
-// wake moves up to k of the most recent sleepers to searching and wakes
-// them.
-func (s *Idle) wake(k int) {
+// wake moves up to k of the most recent sleepers to searching, wakes them,
+// and returns how many it woke.
+func (s *Idle) wake(k int) (woken int) {
 	step(stepWakeOne)
 	var batch [8]*Parker // on the stack: more than 8 at once wake in rounds
-	for woken := 0; woken < k; {
+	for woken < k {
 		s.mu.Lock()
 		m := min(k-woken, len(s.sleepers), len(batch))
 		for i := range m {
@@ -200,6 +201,7 @@ func (s *Idle) wake(k int) {
 			break
 		}
 	}
+	return woken
 }
 
 // Counts returns the number of searching and sleeping workers, as of some

@@ -88,7 +88,7 @@ type Job struct {
 	Label  string                       // trace region name, "" for "pfor"
 	Labels pprof.LabelSet               // loop=name, added to a helper's own labels while it runs a slot
 
-	spun int32 // helpers spinning at the post, up to its want (see Post); the caller's only
+	Woke bool // the post woke sleeping workers for the job; written by the caller only
 }
 
 // A Body is a loop call's function: Call runs it over [lo, hi) as worker
@@ -255,27 +255,13 @@ func (j *Job) Stopped() bool {
 // Halted reports whether the job has stopped, without polling its context.
 func (j *Job) Halted() bool { return j.stop.Load() }
 
-// A Sign is what a call learnt of its helpers' timing (see Drive).
-type Sign int8
-
-const (
-	NoSign Sign = iota // no helper came, and none was expected to
-	OnTime             // helpers came, and none held the caller up
-	Late               // the caller waited for a helper, or ran a slot a helper Post expected did not claim
-)
-
 // Drive runs the caller's part of the job: slot 0, then every slot no
 // helper has claimed; then it frees j's entry e of p's posting table
-// (from Post) and waits for the helpers' slots to finish. It returns Late
-// if the caller had to wait for a helper (a slot slept for a range a
-// helper held, or join blocked), or claimed a slot that one of the helpers
-// Post expected should have (see Pool.expected): spinning helpers claim
-// within a round of their search, unless the operating system has taken
-// their threads off their cores. A worker Post started, or one woken
-// recently, has yet to get a thread: the caller running its slot is no
-// sign, and a call that ran every slot with none expected returns NoSign.
-// Else it returns OnTime.
-func (j *Job) Drive(p *Pool, e int) Sign {
+// (from Post) and waits for the helpers' slots to finish. It reports whether the helpers
+// were late: the caller had to block for them, or ran a slot itself
+// although its post woke no worker, so that workers were searching (or
+// busy) but did not run it.
+func (j *Job) Drive(p *Pool, e int) (late bool) {
 	unposted := false
 	defer func() {
 		if !unposted {
@@ -291,25 +277,17 @@ func (j *Job) Drive(p *Pool, e int) Sign {
 			p.loops.Remove(e)
 		}
 	}()
-	slept, ran := j.RunSlot(0), int32(0)
+	late = j.RunSlot(0)
 	for {
 		s, ok := j.claim()
 		if !ok {
 			break
 		}
-		ran++
-		slept = j.RunSlot(s) || slept
+		late = j.RunSlot(s) || !j.Woke || late
 	}
 	p.loops.Remove(e)
 	unposted = true
-	helped := j.Slots - 1 - ran // slots helpers claimed
-	switch {
-	case j.join() || slept || helped < j.spun:
-		return Late
-	case helped > 0:
-		return OnTime
-	}
-	return NoSign
+	return j.join() || late
 }
 
 // Outcome releases the finished job's run and returns what the call
@@ -343,7 +321,7 @@ func (j *Job) Reset() {
 	j.ctx, j.halt = nil, nil
 	j.tokens = 0
 	j.Call, j.Label, j.Labels, j.Labeled = "", "", pprof.LabelSet{}, false
-	j.Stats, j.spun = nil, 0
+	j.Stats, j.Woke = nil, false
 }
 
 // Region starts a runtime/trace region for a worker slot, to be ended when

@@ -18,18 +18,7 @@ type Pool struct {
 	live      atomic.Int32              // pool workers whose goroutine runs
 	inject    Queue[Task]
 	idle      Idle
-
-	// spinning counts the helpers running a search: pool workers and guests
-	// between their StartSearch (or waking) and their StopSearch (or
-	// sleep), and extra helpers looking for a slot. Unlike idle's count of
-	// searchers it leaves out a worker woken whose goroutine has not run
-	// yet: a post that finds a helper spinning may expect it to claim a
-	// slot within a round of its search (see Drive), and one woken long ago
-	// too (see expected).
-	spinning atomic.Int32
-	// pendingSince is the clock (see epoch) at the first post since which
-	// every post found workers counted searching but not spinning, or 0.
-	pendingSince atomic.Int64
+	_         [16]byte // places loops' counters and first entry on one cache line (TestPostedLayout)
 
 	// Loop jobs (see Posted, and Post in post.go).
 	loops  Posted
@@ -232,9 +221,6 @@ func (p *Pool) Helpers() int {
 
 // Live reports how many pool workers have their goroutine running.
 func (p *Pool) Live() int { return int(p.live.Load()) }
-
-// Spinning reports how many helpers are spinning (see Pool.spinning).
-func (p *Pool) Spinning() int { return int(p.spinning.Load()) }
 
 // IdleCounts reports the searching and sleeping workers (see Idle.Counts).
 func (p *Pool) IdleCounts() (searching, sleeping int) { return p.idle.Counts() }

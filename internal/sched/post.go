@@ -17,8 +17,7 @@ const (
 
 // Post makes j's unclaimed slots visible to workers, starting extra helpers
 // if want is more than the pool has workers, and waking sleeping workers,
-// up to one per slot they could take. It notes for Drive how many helpers,
-// up to want, it expects to claim a slot (see expected). It returns the entry of the posting
+// up to one per slot they could take. It returns the entry of the posting
 // table that holds j, for Drive, or -1 if every entry was taken. j's fields must be
 // set (Start): a worker may claim a slot as soon as it is posted.
 func (p *Pool) Post(j *Job, want int) int {
@@ -44,46 +43,9 @@ func (p *Pool) Post(j *Job, want int) int {
 		return -1
 	}
 	if want > 0 {
-		j.spun = min(p.expected(), int32(want))
-		p.idle.Wake(want)
+		j.Woke = p.idle.Wake(want)
 	}
 	return e
-}
-
-// wakeGrace is how long a worker counted searching may take to run before
-// the pool expects it as if it were spinning: on an idle machine a woken
-// thread runs well within it, while a thread a busy neighbour keeps from
-// its core waits for the neighbour's time slice to end.
-const wakeGrace = 500 * time.Microsecond
-
-// epoch is the origin of pendingSince's clock.
-var epoch = time.Now()
-
-// expected returns how many helpers a post may expect to claim a slot
-// within a round of their search: those spinning, and, once workers have
-// been counted searching without spinning (woken, their goroutines yet to
-// run) at every post for wakeGrace, those too. It reads the clock only
-// while such workers are seen.
-func (p *Pool) expected() int32 {
-	spun := p.spinning.Load()
-	searching, _ := p.idle.Counts()
-	pending := int32(searching) - spun
-	if pending <= 0 {
-		if p.pendingSince.Load() != 0 { // load first: posts that see none write nothing
-			p.pendingSince.Store(0)
-		}
-		return spun
-	}
-	t := int64(time.Since(epoch)) + 1 // never 0, which means none seen
-	since := p.pendingSince.Load()
-	if since == 0 {
-		p.pendingSince.CompareAndSwap(0, t)
-		return spun
-	}
-	if t-since < int64(wakeGrace) {
-		return spun
-	}
-	return spun + pending
 }
 
 // runSlot runs slot s of j on a helper goroutine (a pool worker or an extra
@@ -117,25 +79,11 @@ func (p *Pool) extra(id int) {
 		p.mu.Unlock()
 	}()
 	var start time.Time
-	spinning := false // counted in p.spinning
-	defer func() {
-		if spinning {
-			p.spinning.Add(-1)
-		}
-	}()
 	for i := 1; ; i++ {
 		if j, s := p.loops.Claim(0); j != nil {
-			if spinning {
-				p.spinning.Add(-1)
-				spinning = false
-			}
 			runSlot(base, j, s)
 			i, start = 0, time.Time{}
 			continue
-		}
-		if !spinning {
-			p.spinning.Add(1)
-			spinning = true
 		}
 		if i%SpinYield != 0 {
 			continue

@@ -113,22 +113,16 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*Task, *
 	if t, j, s := w.look(since); t != nil || j != nil {
 		return t, j, s
 	}
-	// spinning counts this worker from before it is counted searching to
-	// after, except in sleep: a post that finds more searchers than
-	// spinners finds workers woken and yet to run (see Pool.expected).
-	idle, spinning := &w.pool.idle, &w.pool.spinning
-	spinning.Add(1)
+	idle := &w.pool.idle
 	idle.StartSearch()
 	var start time.Time
 	for round := 1; ; round++ {
 		if done != nil && done() || done == nil && w.pool.excess(w) {
 			idle.StopSearch()
-			spinning.Add(-1)
 			return nil, nil, 0
 		}
 		if t, j, s := w.look(since); t != nil || j != nil {
 			idle.StopSearch()
-			spinning.Add(-1)
 			return t, j, s
 		}
 		if round%searchYield != 0 {
@@ -146,13 +140,11 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*Task, *
 				w.pool.Grow()
 			}
 			idle.Sleep(w.park, func() bool {
-				spinning.Add(-1) // announced as sleeping: no longer searching
 				if enlist != nil {
 					enlist()
 				}
 				return done != nil && done() || done == nil && w.pool.excess(w) || w.pool.hasWork(since)
 			})
-			spinning.Add(1) // this goroutine runs again
 			start = time.Time{}
 			continue
 		}
