@@ -1,8 +1,10 @@
 package simulate
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -479,12 +481,24 @@ func TestTrialTimesWarmCores(t *testing.T) {
 		costs[i] = float64(i) // one unit an item
 	}
 	for k := 1; k <= 2; k++ {
-		inst := &coldStart{n: n, cold: k, each: each, coldWait: 200 * time.Millisecond}
-		cal := NewCalibrator(inst, costs, calls, k)
-		for g, f := range cal.TrialWith(k) {
-			if f < float64(each) || f > 10*float64(each) {
-				t.Errorf("k=%d: goroutine %d's figure %.0f ns a unit; want the warm items' %d, at most %d", k, g, f, each, 10*each)
+		// A trial whose goroutines wait for their cores reads long; a trial that counted the
+		// cold calls reads long in every try, a busy machine seldom in three.
+		var inst *coldStart
+		var bad []string
+		for range 3 {
+			inst, bad = &coldStart{n: n, cold: k, each: each, coldWait: 200 * time.Millisecond}, nil
+			cal := NewCalibrator(inst, costs, calls, k)
+			for g, f := range cal.TrialWith(k) {
+				if f < float64(each) || f > 10*float64(each) {
+					bad = append(bad, fmt.Sprintf("goroutine %d's figure %.0f ns a unit", g, f))
+				}
 			}
+			if len(bad) == 0 {
+				break
+			}
+		}
+		if len(bad) > 0 {
+			t.Errorf("k=%d, last of 3 tries: %s; want the warm items' %d, at most %d", k, strings.Join(bad, ", "), each, 10*each)
 		}
 		if got, want := inst.calls.Load(), int64(k+calls*n/64); got < want {
 			t.Errorf("k=%d: %d Chunk calls; want the cold ones and then at least %d", k, got, want)
