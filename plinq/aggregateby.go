@@ -281,28 +281,11 @@ type folder[T any, K comparable, A any] struct {
 
 // run folds the elements of b that pred keeps: the loop a hand-written
 // aggregation runs, with a check of the window in place of an index. The
-// elements are selected first, every offset written and those pred keeps
-// kept, with no branch on pred's result, which a processor cannot predict
-// for a random selection.
+// elements are selected first, without a branch (see selectOffsets).
 func (c *folder[T, K, A]) run(b []T) {
-	if cap(c.sel) < len(b) {
-		c.sel = make([]int32, max(len(b), batchLen))
-	}
-	sel, n := c.sel[:len(b)], 0
-	if c.pred == nil {
-		for i := range sel {
-			sel[i] = int32(i)
-		}
-		n = len(b)
-	} else {
-		for i := range b {
-			sel[n] = int32(i)
-			if c.pred(b[i]) {
-				n++
-			}
-		}
-	}
-	for _, i := range sel[:n] {
+	var sel []int32
+	c.sel, sel = selectOffsets(c.sel, b, c.pred)
+	for _, i := range sel {
 		k := c.key(b[i])
 		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (the window and keyTable's dense index are off)
 		d := c.d

@@ -87,29 +87,12 @@ type counter[T any, K comparable] struct {
 	sel    []int32 // the offsets in a batch of the elements pred keeps
 }
 
-// count counts the keys of the elements of b that pred keeps. The loop
-// over b writes every offset and keeps those pred selects, with no branch
-// on pred's result, which a processor cannot predict for a random
-// selection.
+// count counts the keys of the elements of b that pred keeps, selected
+// first without a branch (see selectOffsets).
 func (c *counter[T, K]) count(b []T) {
-	if cap(c.sel) < len(b) {
-		c.sel = make([]int32, max(len(b), batchLen))
-	}
-	sel, n := c.sel[:len(b)], 0
-	if c.pred == nil {
-		for i := range sel {
-			sel[i] = int32(i)
-		}
-		n = len(b)
-	} else {
-		for i := range b {
-			sel[n] = int32(i)
-			if c.pred(b[i]) {
-				n++
-			}
-		}
-	}
-	for _, i := range sel[:n] {
+	var sel []int32
+	c.sel, sel = selectOffsets(c.sel, b, c.pred)
+	for _, i := range sel {
 		k := c.key(b[i])
 		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (n is empty otherwise)
 		if off := u - c.base; off < uint64(len(c.n)) {
