@@ -23,14 +23,19 @@ import (
 //
 // # State
 //
-//	state    atomic.Uint64  searching workers in the low 32 bits, sleeping workers in the high 32
+//	state    atomic.Uint64  searching workers in the low 32 bits, sleeping workers in the next 31,
+//	                        and in the top bit the owner's vacancy mark (SetVacant)
 //	mu       sync.Mutex     guards sleepers and every Parker's listed flag
 //	sleepers []*Parker      the sleeping workers, most recent last
 //
 // The counts change together with the list, under mu, except that
 // StartSearch and StopSearch change the searching count alone (an atomic
 // add): they are on the path from running to searching and back, which must
-// stay cheap.
+// stay cheap. No add carries into or borrows from the vacancy mark: the
+// sleeping count stays below 2^31, and a count is decremented only after it
+// was incremented. The protocol ignores the mark; it is in the same word
+// so that Busy answers with one load what takes a pool two otherwise
+// (whether no worker is idle, and whether it has one).
 //
 // # No lost wake-ups
 //
@@ -64,6 +69,8 @@ type Idle struct {
 const (
 	oneSearching uint64 = 1
 	oneSleeping  uint64 = 1 << 32
+	vacant       uint64 = 1 << 63              // the vacancy mark
+	sleepingBits        = vacant - oneSleeping // the sleeping count's bits
 
 	// Deltas for state.Add (unsigned: subtracting is adding the complement).
 	searchToSleep = oneSleeping - oneSearching
@@ -111,7 +118,7 @@ func (s *Idle) StartSearch() {
 // others sleep, it wakes one, as producers may have relied on it.
 func (s *Idle) StopSearch() {
 	step(stepStopSearch)
-	if st := s.state.Add(stopSearching); uint32(st) == 0 && st >= oneSleeping {
+	if st := s.state.Add(stopSearching); uint32(st) == 0 && st&sleepingBits != 0 {
 		s.wakeOne()
 	}
 }
@@ -131,7 +138,7 @@ func (s *Idle) Wake(n int) (woke bool) {
 	}
 	step(stepNotify)
 	st := s.state.Load()
-	if searching := int(uint32(st)); st >= oneSleeping && searching < n {
+	if searching := int(uint32(st)); st&sleepingBits != 0 && searching < n {
 		return s.wake(n-searching) > 0
 	}
 	return false
@@ -208,5 +215,20 @@ func (s *Idle) wake(k int) (woken int) {
 // instant during the call.
 func (s *Idle) Counts() (searching, sleeping int) {
 	st := s.state.Load()
-	return int(uint32(st)), int(st >> 32)
+	return int(uint32(st)), int(st & sleepingBits >> 32)
 }
+
+// SetVacant sets or clears the vacancy mark, which the owner sets while it
+// has no worker of its own (see Pool.Busy). The protocol ignores it. Calls
+// must be serialized by the owner.
+func (s *Idle) SetVacant(on bool) {
+	if on {
+		s.state.Or(vacant) // publishes the mark to Busy
+	} else {
+		s.state.And(^vacant) // publishes its end to Busy
+	}
+}
+
+// Busy reports whether no worker searches or sleeps and the vacancy mark
+// is clear, as of some instant during the call: one atomic load.
+func (s *Idle) Busy() bool { return s.state.Load() == 0 }

@@ -13,88 +13,136 @@ import (
 // searching briefly and then sleeping when there is none; producers add
 // work in bursts with pauses that let every worker fall asleep. Every unit
 // must be taken while producers wait for it: a lost wake-up leaves work
-// untaken with every worker asleep, and the test times out.
+// untaken with every worker asleep, and the test times out. The vacancy
+// mark, set or not, changes nothing.
 func TestNoLostWakeups(t *testing.T) {
 	for _, workers := range []int{1, 2, 5} {
-		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
-			var s Idle
-			var work, taken atomic.Int64
-			var quit atomic.Bool
-			take := func() bool {
-				for {
-					n := work.Load()
-					if n == 0 {
-						return false
-					}
-					if work.CompareAndSwap(n, n-1) {
-						taken.Add(1)
-						return true
+		for _, vacant := range []bool{false, true} {
+			t.Run(fmt.Sprintf("workers=%d/vacant=%v", workers, vacant), func(t *testing.T) {
+				var s Idle
+				s.SetVacant(vacant)
+				var work, taken atomic.Int64
+				var quit atomic.Bool
+				take := func() bool {
+					for {
+						n := work.Load()
+						if n == 0 {
+							return false
+						}
+						if work.CompareAndSwap(n, n-1) {
+							taken.Add(1)
+							return true
+						}
 					}
 				}
-			}
-			var wg sync.WaitGroup
-			for range workers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					p := NewParker()
-					for !quit.Load() {
-						if take() {
-							continue
-						}
-						s.StartSearch()
-						found := false
-						for range 3 {
-							if found = take(); found {
-								break
+				var wg sync.WaitGroup
+				for range workers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						p := NewParker()
+						for !quit.Load() {
+							if take() {
+								continue
 							}
-							runtime.Gosched()
+							s.StartSearch()
+							found := false
+							for range 3 {
+								if found = take(); found {
+									break
+								}
+								runtime.Gosched()
+							}
+							if !found && !quit.Load() {
+								s.Sleep(p, func() bool { return work.Load() > 0 || quit.Load() })
+							}
+							s.StopSearch()
 						}
-						if !found && !quit.Load() {
-							s.Sleep(p, func() bool { return work.Load() > 0 || quit.Load() })
+					}()
+				}
+				const bursts = 300
+				for b := range bursts {
+					for range 1 + b%4 {
+						work.Add(1) // publish, then notify
+						s.Notify()
+					}
+					want := int64(0)
+					for i := range b + 1 {
+						want += int64(1 + i%4)
+					}
+					deadline := time.Now().Add(10 * time.Second)
+					for taken.Load() != want {
+						if time.Now().After(deadline) {
+							searching, sleeping := s.Counts()
+							t.Fatalf("burst %d: %d of %d units taken after 10 s, %d searching, %d sleeping: lost wake-up",
+								b, taken.Load(), want, searching, sleeping)
 						}
-						s.StopSearch()
+						runtime.Gosched()
 					}
-				}()
-			}
-			const bursts = 300
-			for b := range bursts {
-				for range 1 + b%4 {
-					work.Add(1) // publish, then notify
-					s.Notify()
-				}
-				want := int64(0)
-				for i := range b + 1 {
-					want += int64(1 + i%4)
-				}
-				deadline := time.Now().Add(10 * time.Second)
-				for taken.Load() != want {
-					if time.Now().After(deadline) {
-						searching, sleeping := s.Counts()
-						t.Fatalf("burst %d: %d of %d units taken after 10 s, %d searching, %d sleeping: lost wake-up",
-							b, taken.Load(), want, searching, sleeping)
+					if b%16 == 0 {
+						time.Sleep(100 * time.Microsecond) // let the workers fall asleep
 					}
-					runtime.Gosched()
 				}
-				if b%16 == 0 {
-					time.Sleep(100 * time.Microsecond) // let the workers fall asleep
+				quit.Store(true)
+				for range workers { // wake everyone so that they see quit
+					s.mu.Lock()
+					for _, p := range s.sleepers {
+						p.token()
+					}
+					s.mu.Unlock()
+					time.Sleep(time.Millisecond)
 				}
-			}
-			quit.Store(true)
-			for range workers { // wake everyone so that they see quit
-				s.mu.Lock()
-				for _, p := range s.sleepers {
-					p.token()
+				wg.Wait()
+				if searching, sleeping := s.Counts(); searching != 0 || sleeping != 0 {
+					t.Errorf("after every worker left: %d searching, %d sleeping; want 0, 0", searching, sleeping)
 				}
-				s.mu.Unlock()
-				time.Sleep(time.Millisecond)
-			}
-			wg.Wait()
-			if searching, sleeping := s.Counts(); searching != 0 || sleeping != 0 {
-				t.Errorf("after every worker left: %d searching, %d sleeping; want 0, 0", searching, sleeping)
-			}
-		})
+			})
+		}
 	}
+}
+
+// TestVacancyMark: Busy reports true only while nobody searches or sleeps
+// and the vacancy mark is clear; the mark is not counted as a searcher or
+// a sleeper, and makes neither Notify, Wake nor StopSearch look for a
+// sleeper to wake.
+func TestVacancyMark(t *testing.T) {
+	var wakes int
+	stepHook = func(k stepKind) {
+		if k == stepWakeOne {
+			wakes++
+		}
+	}
+	defer func() { stepHook = nil }()
+	var s Idle
+	check := func(when string, wantBusy bool, wantSearching, wantSleeping int) {
+		t.Helper()
+		searching, sleeping := s.Counts()
+		if busy := s.Busy(); busy != wantBusy || searching != wantSearching || sleeping != wantSleeping || wakes != 0 {
+			t.Errorf("%s: Busy %v, Counts %d, %d, %d wake-ups; want %v, %d, %d, 0",
+				when, busy, searching, sleeping, wakes, wantBusy, wantSearching, wantSleeping)
+		}
+	}
+	check("new", true, 0, 0)
+	s.SetVacant(true)
+	check("vacant", false, 0, 0)
+	s.Notify()
+	if s.Wake(3) {
+		t.Errorf("vacant: Wake(3) reported a wake-up with nobody asleep")
+	}
+	check("vacant, after Notify and Wake", false, 0, 0)
+	s.StartSearch()
+	check("vacant, one searching", false, 1, 0)
+	s.StopSearch()
+	check("vacant, after StopSearch", false, 0, 0)
+	s.SetVacant(false)
+	check("no longer vacant", true, 0, 0)
+	s.StartSearch()
+	check("one searching", false, 1, 0)
+	s.SetVacant(true)
+	s.SetVacant(false)
+	check("one searching, after a vacancy", false, 1, 0)
+	s.StopSearch()
+	check("after StopSearch", true, 0, 0)
 }
 
 // TestUnparkWakesSleeper: a worker sleeping on a condition other than work

@@ -15,7 +15,7 @@ type Pool struct {
 	victims   atomic.Pointer[[]*Worker] // running workers, guests in use or kept; replaced under mu
 	target    atomic.Int32              // GOMAXPROCS-1 as last seen: pool workers at or above it retire
 	liveBelow atomic.Int32              // pool workers [0, liveBelow) are running
-	live      atomic.Int32              // pool workers whose goroutine runs
+	live      atomic.Int32              // pool workers whose goroutine runs; changed under mu, with idle's vacancy mark (set while 0)
 	inject    Queue[Task]
 	idle      Idle
 	_         [16]byte // places loops' counters and first entry on one cache line (TestPostedLayout)
@@ -43,6 +43,7 @@ type Pool struct {
 func NewPool(alloc func() *Worker, wrap func(call string, r any) any) *Pool {
 	p := &Pool{alloc: alloc, wrap: wrap}
 	p.victims.Store(new([]*Worker))
+	p.idle.SetVacant(true) // no worker runs yet
 	return p
 }
 
@@ -79,6 +80,7 @@ func (p *Pool) resize(n int32) {
 		}
 	}
 	p.liveBelow.Store(max(n, 0))
+	p.idle.SetVacant(p.live.Load() == 0)
 }
 
 // excess reports whether pool worker w is above the pool's target.
@@ -96,7 +98,9 @@ func (p *Pool) retire(w *Worker) bool {
 		return false
 	}
 	w.retired = true
-	p.live.Add(-1)
+	if p.live.Add(-1) == 0 {
+		p.idle.SetVacant(true)
+	}
 	p.unlist(func(v *Worker) bool { return v == w })
 	if int32(w.index) < p.liveBelow.Load() {
 		p.liveBelow.Store(int32(w.index))
@@ -221,6 +225,13 @@ func (p *Pool) Helpers() int {
 
 // Live reports how many pool workers have their goroutine running.
 func (p *Pool) Live() int { return int(p.live.Load()) }
+
+// Busy reports whether some pool worker runs and no worker or guest
+// searches for work or sleeps, as of some instant during the call: a task
+// forked then would find no thief. It costs one atomic load: the idle
+// counts share a word with the vacancy mark, set while no pool worker
+// runs.
+func (p *Pool) Busy() bool { return p.idle.Busy() }
 
 // IdleCounts reports the searching and sleeping workers (see Idle.Counts).
 func (p *Pool) IdleCounts() (searching, sleeping int) { return p.idle.Counts() }
