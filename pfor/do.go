@@ -46,15 +46,15 @@ func Do(fns ...func()) {
 			panic("pfor: Do: fns[" + strconv.Itoa(i) + "] is nil")
 		}
 	}
-	switch len(fns) {
-	case 0:
-		return
-	case 1:
-		guard("Do", fns[0])
-		return
-	}
-	if inlineJoin() {
-		callInOrder("Do", fns...)
+	if len(fns) < 2 || thePool.Busy() || inlineUnstarted() {
+		// In this frame, under one deferred recover, with no call between
+		// Do and the functions: each call and defer costs more under the
+		// race detector than the functions of the nested fork-join that
+		// comes here.
+		defer rethrowDo()
+		for _, f := range fns {
+			f()
+		}
 		return
 	}
 	// Guaranteeing every function a goroutine of its own when no worker
@@ -78,9 +78,22 @@ func Do(fns ...func()) {
 	}
 }
 
-// inlineJoin reports whether Do and Join, called now, should call their
-// functions one after another on the calling goroutine, without entering
-// the pool: whether every worker of the pool is running (see pool.busy).
+// inlineUnstarted completes the test by which Do and Join, called now,
+// choose to call their functions one after another on the calling
+// goroutine, without entering the pool: whether every worker of the pool
+// is running. They read thePool.Busy() first, which reports that in one
+// atomic load once workers have started (the pool may have fewer than
+// GOMAXPROCS-1 then: reading GOMAXPROCS is too dear for every call, and
+// loop calls, forks and sleeping workers follow it, see sched, as does
+// the next call here once one of these workers is idle), and call
+// inlineUnstarted only if it reports false. inlineUnstarted reports false
+// if a worker or a guest is idle; else no worker has started (the pool is
+// new, or GOMAXPROCS is or was 1), and none would ever be idle to make a
+// later call fork and start the others, so only GOMAXPROCS tells whether
+// some should run: it grows the pool to GOMAXPROCS and reports whether
+// every worker runs then. (Busy is read in Do's and Join's own frames:
+// the race detector makes every call dear, and a function doing both
+// would not be inlined under it.)
 //
 // Entering the pool as a guest takes its lock twice and a fork costs a
 // push, a pop and a wake-up check, atomic operations that the race
@@ -101,37 +114,13 @@ func Do(fns ...func()) {
 // Vishkin's lazy scheduling does, rest on the same argument.)
 // TestForkAfterBusyLoop checks that a tree started while every worker is
 // busy hands leaves to the workers freed afterwards.
-func inlineJoin() bool {
+func inlineUnstarted() bool {
 	p := thePool
 	if !p.busy() {
 		return false
 	}
-	if p.Live() > 0 {
-		// Workers have started, and all run. The pool may have fewer than
-		// GOMAXPROCS-1 now: reading GOMAXPROCS is too dear for every call,
-		// and loop calls, forks and sleeping workers follow it (see sched),
-		// as does the next call here once one of these workers is idle.
-		return true
-	}
-	// No worker has started (the pool is new, or GOMAXPROCS is or was
-	// 1): none would ever be idle to make a later call fork and start
-	// the others, so only GOMAXPROCS tells whether some should run.
 	p.Grow()
 	return p.busy()
-}
-
-// callInOrder calls fns one after another on the calling goroutine, and
-// re-raises a panic in one of them, the rest not called, as wrapPanic does
-// for the entry point named call.
-func callInOrder(call string, fns ...func()) {
-	defer func() {
-		if r := recover(); r != nil {
-			panic(wrapPanic(call, r))
-		}
-	}()
-	for _, f := range fns {
-		f()
-	}
 }
 
 // maxDoFns bounds the functions a guest keeps room for between Do calls:

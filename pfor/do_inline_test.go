@@ -257,3 +257,62 @@ func TestForkStartsThePool(t *testing.T) {
 		})
 	}
 }
+
+// TestBusyNeedsAWorker: the pool reads as busy, the test Do and Join make
+// first, while its workers run and none is idle, and not once they have
+// retired at GOMAXPROCS 1, when none is idle either: then only GOMAXPROCS
+// tells whether workers should start (TestForkStartsThePool).
+func TestBusyNeedsAWorker(t *testing.T) {
+	procSweepOf(t, []int{2, 8}, func(t *testing.T) {
+		release := busyPool(t)
+		if !pfor.TaskBusy() {
+			t.Errorf("every worker in a loop's body: pool not busy; want busy")
+		}
+		release()
+	})
+	soloPool(t)
+	if searching, sleeping := pfor.TaskIdle(); searching != 0 || sleeping != 0 || pfor.TaskBusy() {
+		t.Errorf("GOMAXPROCS 1, workers retired: %d searching, %d sleeping, busy %v; want 0, 0, not busy",
+			searching, sleeping, pfor.TaskBusy())
+	}
+}
+
+// TestDoInlinePanicStopsTheRest: Do called while every worker is busy
+// calls its functions in order on the caller; when one panics, those after
+// it never start, and the panic reaches the caller as a *PanicError with
+// Call "Do", the original value, and the stack of the panic site.
+func TestDoInlinePanicStopsTheRest(t *testing.T) {
+	procSweepOf(t, []int{2, 8}, func(t *testing.T) {
+		busyPool(t)
+		caller := goid()
+		for _, n := range []int{2, 3, 5} {
+			for bad := range n {
+				var ran []int // appended to on the caller only, as checked
+				fns := make([]func(), n)
+				for i := range fns {
+					fns[i] = func() {
+						if g := goid(); g != caller {
+							t.Errorf("Do of %d, fns[%d]: ran on goroutine %s; want the caller, %s", n, i, g, caller)
+							return
+						}
+						ran = append(ran, i)
+						if i == bad {
+							inlinePanicSite(i)
+						}
+					}
+				}
+				pe, other := recoverPanic(func() { pfor.Do(fns...) })
+				if pe == nil || pe.Value != bad || pe.Call != "Do" || !strings.Contains(string(pe.Stack), "inlinePanicSite") {
+					t.Errorf("Do of %d, fns[%d] panicking: recovered %#v, %v; want *PanicError{Value: %d, Call: \"Do\"} with the panic site in its stack",
+						n, bad, pe, other, bad)
+				}
+				if want := fmt.Sprint(seq(bad + 1)); fmt.Sprint(ran) != want {
+					t.Errorf("Do of %d, fns[%d] panicking: ran %v; want %s", n, bad, ran, want)
+				}
+			}
+		}
+	})
+}
+
+//go:noinline
+func inlinePanicSite(v int) { panic(v) }

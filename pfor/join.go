@@ -34,8 +34,10 @@ package pfor
 func Join(a, b func()) {
 	checkFunc("Join", "a", a == nil)
 	checkFunc("Join", "b", b == nil)
-	if inlineJoin() {
-		callInOrder("Join", b, a)
+	if thePool.Busy() || inlineUnstarted() { // see inlineUnstarted
+		defer rethrowJoin() // in this frame: see Do
+		b()
+		a()
 		return
 	}
 	w := thePool.acquire()

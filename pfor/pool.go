@@ -55,3 +55,20 @@ func rethrow(call string) {
 		panic(wrapPanic(call, r))
 	}
 }
+
+// rethrowDo and rethrowJoin are rethrow("Do") and rethrow("Join") for the
+// inline paths of Do and Join: deferred with no argument, they need no
+// wrapper around them, which would be a second call on every return.
+// (recover must be called by the deferred function itself: rethrow
+// cannot be called from here.)
+func rethrowDo() {
+	if r := recover(); r != nil {
+		panic(wrapPanic("Do", r))
+	}
+}
+
+func rethrowJoin() {
+	if r := recover(); r != nil {
+		panic(wrapPanic("Join", r))
+	}
+}
