@@ -33,13 +33,15 @@ import (
 // running finish, and Do re-raises the first panic as a *PanicError with
 // Call "Do". Do panics if a function is nil, before calling any.
 //
-// Costs: two atomic loads to see whether a worker is free (BenchmarkRangeDo,
-// where every worker is busy with loops); where one is, entering and
-// leaving the pool, as Join, plus a fork per function, as Both's
-// (BenchmarkDo, BenchmarkForkTop/impl=do). Do itself allocates
-// nothing for up to 1024 functions, and a copy of fns for more; a function
-// literal that captures variables is allocated by the caller. Inside a
-// task, Both and Worker.Join cost less: they need no entering.
+// Costs: one atomic load to see whether a worker is free; where none is,
+// fns are called in Do's own frame under one deferred recover, with no
+// other call of the package (BenchmarkRangeDo, where every worker is busy
+// with loops). Where a worker is free: entering and leaving the pool, as
+// Join, plus a fork per function, as Both's (BenchmarkDo,
+// BenchmarkForkTop/impl=do). Do itself allocates nothing for up to 1024
+// functions, and a copy of fns for more; a function literal that
+// captures variables is allocated by the caller. Inside a task, Both and
+// Worker.Join cost less: they need no entering.
 func Do(fns ...func()) {
 	for i, f := range fns {
 		if f == nil {
@@ -47,10 +49,10 @@ func Do(fns ...func()) {
 		}
 	}
 	if len(fns) < 2 || thePool.Busy() || inlineUnstarted() {
-		// In this frame, under one deferred recover, with no call between
-		// Do and the functions: each call and defer costs more under the
-		// race detector than the functions of the nested fork-join that
-		// comes here.
+		// In this frame, under one deferred recover, with no other call:
+		// under the race detector each call, defer and atomic operation
+		// costs more than the functions of a nested fork-join that come
+		// here often do.
 		defer rethrowDo()
 		for _, f := range fns {
 			f()

@@ -9,8 +9,8 @@ package pfor
 // caller runs other tasks of the pool instead of blocking. When every
 // worker of the pool is busy at the call (none searching for work or
 // asleep), Join calls b and then a on the calling goroutine without
-// entering the pool, for the cost of two atomic loads: a call made in a or
-// b forks once a worker is free.
+// entering the pool, for the cost of one atomic load and one deferred
+// recover, as Do does: a call made in a or b forks once a worker is free.
 //
 // a and b may run one after the other on the calling goroutine, so they
 // must not wait for each other (on a channel, a lock, a WaitGroup): that
