@@ -32,7 +32,7 @@ var forkCalls = []struct {
 // called on another goroutine, until release is called (or the test ends):
 // busyPool returns once each worker runs a body and none searches or
 // sleeps. release waits for the loop to return.
-func busyPool(t *testing.T) (release func()) {
+func busyPool(t testing.TB) (release func()) {
 	t.Helper()
 	n := runtime.GOMAXPROCS(0)
 	deadline := time.Now().Add(10 * time.Second)

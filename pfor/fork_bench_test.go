@@ -2,6 +2,7 @@ package pfor_test
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -89,5 +90,37 @@ func BenchmarkGroupWait(b *testing.B) {
 	for b.Loop() {
 		g.Go(nop)
 		g.Wait()
+	}
+}
+
+// BenchmarkForkBusy: Do and Join with two empty functions while every
+// worker of the pool is busy in a loop's body (blocked, using no CPU), so
+// that every call takes the inline path, against calling the two
+// functions directly (call=direct). An operation is one call. Steady under
+// the race detector and callgrind alike, where BenchmarkRangeDo mixes in
+// the calls that find a worker searching between loops:
+//
+//	go test -race -run '^$' -bench ForkBusy ./pfor/
+func BenchmarkForkBusy(b *testing.B) {
+	nop := func() {}
+	for _, call := range []struct {
+		name string
+		f    func()
+	}{
+		{"direct", func() { nop(); nop() }},
+		{"do", func() { pfor.Do(nop, nop) }},
+		{"join", func() { pfor.Join(nop, nop) }},
+	} {
+		b.Run("call="+call.name, func(b *testing.B) {
+			if runtime.GOMAXPROCS(0) < 2 {
+				b.Skip("no pool worker to keep busy at GOMAXPROCS 1")
+			}
+			release := busyPool(b)
+			b.ReportAllocs()
+			for b.Loop() {
+				call.f()
+			}
+			release()
+		})
 	}
 }
