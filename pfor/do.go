@@ -48,7 +48,7 @@ func Do(fns ...func()) {
 			panic("pfor: Do: fns[" + strconv.Itoa(i) + "] is nil")
 		}
 	}
-	if len(fns) < 2 || thePool.Busy() || inlineUnstarted() {
+	if st := thePool.Idle(); len(fns) < 2 || st.Busy() || st.Vacant() && inlineUnstarted() {
 		// In this frame, under one deferred recover, with no other call:
 		// under the race detector each call, defer and atomic operation
 		// costs more than the functions of a nested fork-join that come
@@ -80,22 +80,20 @@ func Do(fns ...func()) {
 	}
 }
 
-// inlineUnstarted completes the test by which Do and Join, called now,
-// choose to call their functions one after another on the calling
-// goroutine, without entering the pool: whether every worker of the pool
-// is running. They read thePool.Busy() first, which reports that in one
-// atomic load once workers have started (the pool may have fewer than
-// GOMAXPROCS-1 then: reading GOMAXPROCS is too dear for every call, and
-// loop calls, forks and sleeping workers follow it, see sched, as does
-// the next call here once one of these workers is idle), and call
-// inlineUnstarted only if it reports false. inlineUnstarted reports false
-// if a worker or a guest is idle; else no worker has started (the pool is
-// new, or GOMAXPROCS is or was 1), and none would ever be idle to make a
-// later call fork and start the others, so only GOMAXPROCS tells whether
-// some should run: it grows the pool to GOMAXPROCS and reports whether
-// every worker runs then. (Busy is read in Do's and Join's own frames:
-// the race detector makes every call dear, and a function doing both
-// would not be inlined under it.)
+// Do and Join call their functions one after another on the calling
+// goroutine, without entering the pool, when every worker of the pool is
+// running: they read thePool.Idle(), one atomic load, in their own frames
+// (the race detector makes every call dear, and a function reading it
+// would not be inlined under it). Its Busy reports that once workers have
+// started; the pool may have fewer than GOMAXPROCS-1 then: reading
+// GOMAXPROCS is too dear for every call, and loop calls, forks and
+// sleeping workers follow it (see sched), as does the next call here once
+// one of these workers is idle. Where it is Vacant instead, no worker has
+// started (the pool is new, or GOMAXPROCS is or was 1), and none would
+// ever be idle to make a later call fork and start the others, so only
+// GOMAXPROCS tells whether some should run: inlineUnstarted grows the
+// pool to GOMAXPROCS and reports whether every worker runs then, which is
+// always so at GOMAXPROCS 1.
 //
 // Entering the pool as a guest takes its lock twice and a fork costs a
 // push, a pop and a wake-up check, atomic operations that the race
@@ -117,12 +115,8 @@ func Do(fns ...func()) {
 // TestForkAfterBusyLoop checks that a tree started while every worker is
 // busy hands leaves to the workers freed afterwards.
 func inlineUnstarted() bool {
-	p := thePool
-	if !p.busy() {
-		return false
-	}
-	p.Grow()
-	return p.busy()
+	thePool.Grow()
+	return thePool.busy()
 }
 
 // maxDoFns bounds the functions a guest keeps room for between Do calls:

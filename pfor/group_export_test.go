@@ -13,4 +13,4 @@ func TaskVictims() int { return len(thePool.Victims()) }
 
 // TaskBusy reports whether some worker of the task pool runs and none
 // searches or sleeps: what Do and Join read first to run inline.
-func TaskBusy() bool { return thePool.Busy() }
+func TaskBusy() bool { return thePool.Idle().Busy() }

@@ -34,7 +34,7 @@ package pfor
 func Join(a, b func()) {
 	checkFunc("Join", "a", a == nil)
 	checkFunc("Join", "b", b == nil)
-	if thePool.Busy() || inlineUnstarted() { // see inlineUnstarted
+	if st := thePool.Idle(); st.Busy() || st.Vacant() && inlineUnstarted() { // see inlineUnstarted
 		defer rethrowJoin() // in this frame: see Do
 		b()
 		a()

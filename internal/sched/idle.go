@@ -34,7 +34,7 @@ import (
 // stay cheap. No add carries into or borrows from the vacancy mark: the
 // sleeping count stays below 2^31, and a count is decremented only after it
 // was incremented. The protocol ignores the mark; it is in the same word
-// so that Busy answers with one load what takes a pool two otherwise
+// so that Load answers in one load what takes a pool two otherwise
 // (whether no worker is idle, and whether it has one).
 //
 // # No lost wake-ups
@@ -69,8 +69,8 @@ type Idle struct {
 const (
 	oneSearching uint64 = 1
 	oneSleeping  uint64 = 1 << 32
-	vacant       uint64 = 1 << 63              // the vacancy mark
-	sleepingBits        = vacant - oneSleeping // the sleeping count's bits
+	vacancy      uint64 = 1 << 63               // the vacancy mark
+	sleepingBits        = vacancy - oneSleeping // the sleeping count's bits
 
 	// Deltas for state.Add (unsigned: subtracting is adding the complement).
 	searchToSleep = oneSleeping - oneSearching
@@ -219,16 +219,27 @@ func (s *Idle) Counts() (searching, sleeping int) {
 }
 
 // SetVacant sets or clears the vacancy mark, which the owner sets while it
-// has no worker of its own (see Pool.Busy). The protocol ignores it. Calls
+// has no worker of its own (see Pool.Idle). The protocol ignores it. Calls
 // must be serialized by the owner.
 func (s *Idle) SetVacant(on bool) {
 	if on {
-		s.state.Or(vacant) // publishes the mark to Busy
+		s.state.Or(vacancy) // publishes the mark to Load
 	} else {
-		s.state.And(^vacant) // publishes its end to Busy
+		s.state.And(^vacancy) // publishes its end to Load
 	}
 }
 
-// Busy reports whether no worker searches or sleeps and the vacancy mark
-// is clear, as of some instant during the call: one atomic load.
-func (s *Idle) Busy() bool { return s.state.Load() == 0 }
+// Load returns s's counts and vacancy mark as of some instant during the
+// call: one atomic load.
+func (s *Idle) Load() IdleState { return IdleState(s.state.Load()) }
+
+// An IdleState is what Idle.Load returns.
+type IdleState uint64
+
+// Busy reports whether no worker searched or slept and the vacancy mark
+// was clear.
+func (st IdleState) Busy() bool { return st == 0 }
+
+// Vacant reports whether no worker searched or slept and the vacancy mark
+// was set.
+func (st IdleState) Vacant() bool { return uint64(st) == vacancy }

@@ -101,9 +101,10 @@ func TestNoLostWakeups(t *testing.T) {
 	}
 }
 
-// TestVacancyMark: Busy reports true only while nobody searches or sleeps
-// and the vacancy mark is clear; the mark is not counted as a searcher or
-// a sleeper, and makes neither Notify, Wake nor StopSearch look for a
+// TestVacancyMark: Busy reports busy only while nobody searches or sleeps
+// and the vacancy mark is clear, and vacant only while nobody searches or
+// sleeps and the mark is set; the mark is not counted as a searcher or a
+// sleeper, and makes neither Notify, Wake nor StopSearch look for a
 // sleeper to wake.
 func TestVacancyMark(t *testing.T) {
 	var wakes int
@@ -114,35 +115,36 @@ func TestVacancyMark(t *testing.T) {
 	}
 	defer func() { stepHook = nil }()
 	var s Idle
-	check := func(when string, wantBusy bool, wantSearching, wantSleeping int) {
+	check := func(when string, wantBusy, wantVacant bool, wantSearching, wantSleeping int) {
 		t.Helper()
 		searching, sleeping := s.Counts()
-		if busy := s.Busy(); busy != wantBusy || searching != wantSearching || sleeping != wantSleeping || wakes != 0 {
-			t.Errorf("%s: Busy %v, Counts %d, %d, %d wake-ups; want %v, %d, %d, 0",
-				when, busy, searching, sleeping, wakes, wantBusy, wantSearching, wantSleeping)
+		busy, vacant := s.Load().Busy(), s.Load().Vacant()
+		if busy != wantBusy || vacant != wantVacant || searching != wantSearching || sleeping != wantSleeping || wakes != 0 {
+			t.Errorf("%s: Busy %v, %v, Counts %d, %d, %d wake-ups; want %v, %v, %d, %d, 0",
+				when, busy, vacant, searching, sleeping, wakes, wantBusy, wantVacant, wantSearching, wantSleeping)
 		}
 	}
-	check("new", true, 0, 0)
+	check("new", true, false, 0, 0)
 	s.SetVacant(true)
-	check("vacant", false, 0, 0)
+	check("vacant", false, true, 0, 0)
 	s.Notify()
 	if s.Wake(3) {
 		t.Errorf("vacant: Wake(3) reported a wake-up with nobody asleep")
 	}
-	check("vacant, after Notify and Wake", false, 0, 0)
+	check("vacant, after Notify and Wake", false, true, 0, 0)
 	s.StartSearch()
-	check("vacant, one searching", false, 1, 0)
+	check("vacant, one searching", false, false, 1, 0)
 	s.StopSearch()
-	check("vacant, after StopSearch", false, 0, 0)
+	check("vacant, after StopSearch", false, true, 0, 0)
 	s.SetVacant(false)
-	check("no longer vacant", true, 0, 0)
+	check("no longer vacant", true, false, 0, 0)
 	s.StartSearch()
-	check("one searching", false, 1, 0)
+	check("one searching", false, false, 1, 0)
 	s.SetVacant(true)
 	s.SetVacant(false)
-	check("one searching, after a vacancy", false, 1, 0)
+	check("one searching, after a vacancy", false, false, 1, 0)
 	s.StopSearch()
-	check("after StopSearch", true, 0, 0)
+	check("after StopSearch", true, false, 0, 0)
 }
 
 // TestUnparkWakesSleeper: a worker sleeping on a condition other than work

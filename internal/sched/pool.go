@@ -226,12 +226,13 @@ func (p *Pool) Helpers() int {
 // Live reports how many pool workers have their goroutine running.
 func (p *Pool) Live() int { return int(p.live.Load()) }
 
-// Busy reports whether some pool worker runs and no worker or guest
-// searches for work or sleeps, as of some instant during the call: a task
-// forked then would find no thief. It costs one atomic load: the idle
-// counts share a word with the vacancy mark, set while no pool worker
-// runs.
-func (p *Pool) Busy() bool { return p.idle.Busy() }
+// Idle returns the pool's idle counts and vacancy mark, set while no pool
+// worker runs, as of some instant during the call, in one atomic load:
+// Busy reports whether some pool worker ran and no worker or guest
+// searched for work or slept (a task forked then would find no thief),
+// and Vacant whether no pool worker ran, and nobody searched or slept
+// either.
+func (p *Pool) Idle() IdleState { return p.idle.Load() }
 
 // IdleCounts reports the searching and sleeping workers (see Idle.Counts).
 func (p *Pool) IdleCounts() (searching, sleeping int) { return p.idle.Counts() }
