@@ -80,20 +80,21 @@ func Do(fns ...func()) {
 	}
 }
 
-// Do and Join call their functions one after another on the calling
-// goroutine, without entering the pool, when every worker of the pool is
-// running: they read thePool.Idle(), one atomic load, in their own frames
-// (the race detector makes every call dear, and a function reading it
-// would not be inlined under it). Its Busy reports that once workers have
-// started; the pool may have fewer than GOMAXPROCS-1 then: reading
-// GOMAXPROCS is too dear for every call, and loop calls, forks and
-// sleeping workers follow it (see sched), as does the next call here once
-// one of these workers is idle. Where it is Vacant instead, no worker has
-// started (the pool is new, or GOMAXPROCS is or was 1), and none would
-// ever be idle to make a later call fork and start the others, so only
-// GOMAXPROCS tells whether some should run: inlineUnstarted grows the
-// pool to GOMAXPROCS and reports whether every worker runs then, which is
-// always so at GOMAXPROCS 1.
+// inlineUnstarted grows the pool to GOMAXPROCS and reports whether every
+// worker runs then, which is always so at GOMAXPROCS 1. It completes the
+// test by which Do and Join choose to call their functions one after
+// another on the calling goroutine, without entering the pool: whether
+// every worker of the pool is running. They read thePool.Idle(), one
+// atomic load, in their own frames (the race detector makes every call
+// dear, and a function reading it would not be inlined under it). Its
+// Busy reports that once workers have started; the pool may have fewer
+// than GOMAXPROCS-1 then: reading GOMAXPROCS is too dear for every call,
+// and loop calls, forks and sleeping workers follow it (see sched), as
+// does the next call here once one of these workers is idle. Where it is
+// Vacant instead, no worker has started (the pool is new, or GOMAXPROCS
+// is or was 1), and none would ever be idle to make a later call fork and
+// start the others, so only GOMAXPROCS tells whether some should run:
+// they call inlineUnstarted.
 //
 // Entering the pool as a guest takes its lock twice and a fork costs a
 // push, a pop and a wake-up check, atomic operations that the race
