@@ -96,10 +96,10 @@ func TestFutureMatrixAdd(t *testing.T) {
 // test retire, and rises while workers counted live have not started yet.
 func settledGoroutines(t *testing.T) int {
 	t.Helper()
-	n := goroutines(t) - pfor.TaskWorkers()
+	n := goroutines(t)
 	for range 100 {
 		time.Sleep(time.Millisecond)
-		m := goroutines(t) - pfor.TaskWorkers()
+		m := goroutines(t)
 		if m == n {
 			return m
 		}
@@ -114,10 +114,10 @@ func settledGoroutines(t *testing.T) int {
 // machine too, while a leaked one stays.
 func goroutinesDownTo(t *testing.T, want int) int {
 	t.Helper()
-	n := goroutines(t) - pfor.TaskWorkers()
+	n := goroutines(t)
 	for i := 0; i < 2000 && n > want; i++ {
 		time.Sleep(time.Millisecond)
-		n = goroutines(t) - pfor.TaskWorkers()
+		n = goroutines(t)
 	}
 	return n
 }
@@ -135,7 +135,7 @@ func TestFutureNested10000(t *testing.T) {
 		var chain func(w *pfor.Worker, d int) int
 		chain = func(w *pfor.Worker, d int) int {
 			if d == 0 {
-				deepest = goroutines(t) - pfor.TaskWorkers()
+				deepest = goroutines(t)
 				return 0
 			}
 			f := pfor.Spawn(w, func(w *pfor.Worker) int { return chain(w, d-1) })

@@ -24,7 +24,7 @@ func fibJoinTop(n int) int {
 // given to Do and from a loop body, nested, at GOMAXPROCS 1 to 8 (more
 // goroutines than cores), with no goroutine left behind.
 func TestTopJoinFromAnywhere(t *testing.T) {
-	base := goroutines(t) - pfor.TaskWorkers()
+	base := goroutines(t)
 	const n, want = 16, 987
 	for _, procs := range []int{1, 2, 3, 8} {
 		t.Run(fmt.Sprintf("GOMAXPROCS=%d", procs), func(t *testing.T) {
@@ -53,12 +53,12 @@ func TestTopJoinFromAnywhere(t *testing.T) {
 		})
 	}
 	for range 100 {
-		if goroutines(t)-pfor.TaskWorkers() <= base {
+		if goroutines(t) <= base {
 			return
 		}
 		time.Sleep(time.Millisecond)
 	}
-	t.Errorf("%d goroutines besides the pools' workers; want at most %d as before", goroutines(t)-pfor.TaskWorkers(), base)
+	t.Errorf("%d goroutines besides the pools' workers; want at most %d as before", goroutines(t), base)
 }
 
 // TestTopJoinPanics: a panic in either function reaches Join's caller as a
