@@ -44,18 +44,23 @@ func ExampleGuided() {
 	// Output: 10 7 5 4 3 2 2 2 2 2 1
 }
 
-// Worker 1 finishes its own block and then steals from worker 0's: the
-// top quarter of what is left each time.
+// Worker 0 takes a batch; worker 1 finishes its own block and then steals
+// from worker 0's range: the top quarter of what is left each time.
 func ExampleStealing() {
-	run := partition.StealingWith(partition.StealingOptions{Grain: 50}).Start(0, 100, 2)
-	for range 3 {
+	run := partition.StealingWith(partition.StealingOptions{Grain: 20}).Start(0, 100, 2)
+	lo, hi, _ := run.Next(0)
+	fmt.Printf("worker 0: [%d, %d)\n", lo, hi)
+	for range 5 {
 		lo, hi, _ := run.Next(1)
-		fmt.Printf("[%d, %d)\n", lo, hi)
+		fmt.Printf("worker 1: [%d, %d)\n", lo, hi)
 	}
 	// Output:
-	// [50, 100)
-	// [37, 50)
-	// [27, 37)
+	// worker 0: [0, 20)
+	// worker 1: [50, 70)
+	// worker 1: [70, 90)
+	// worker 1: [90, 100)
+	// worker 1: [42, 50)
+	// worker 1: [36, 42)
 }
 
 func ExampleAuto() {

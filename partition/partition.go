@@ -21,6 +21,11 @@
 //   - Stealing: each worker starts with its static block in a
 //     stealrange.Range and takes batches from it; an idle worker steals the
 //     top quarter of a random victim's remaining items and owns them in turn.
+//     Batches scale with the call: a worker takes each range it comes to
+//     own (its block, a stolen chunk, what is left of its range after it
+//     gives part of a batch back) in batches of 1/workers of that range, so
+//     that a short call is a few takes per worker and a long one no more,
+//     while the batches shrink with the ranges that thieves move.
 //   - Auto: the default. Stealing with batches that adapt to the measured
 //     cost of items (see Auto).
 //

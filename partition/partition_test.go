@@ -183,12 +183,17 @@ func TestGuidedChunksShrink(t *testing.T) {
 }
 
 // TestStealingStealsAndCounts: a worker that finishes its block steals from
-// the other, owns the stolen chunk (Stolen reports it), and the counts add
-// up; a worker that finds nothing left attempts no steal.
+// the other, once that one has started, owns the stolen chunk (Stolen
+// reports it), and the counts add up; a worker that finds nothing left
+// attempts no steal.
 func TestStealingStealsAndCounts(t *testing.T) {
 	run := partition.StealingWith(partition.StealingOptions{Grain: 10}).Start(0, 1000, 2).(partproto.StealingRun)
-	// Worker 1 drains its block first, then must steal from worker 0.
-	got := 0
+	// Worker 0 takes one batch; worker 1 drains its block, then must steal
+	// from worker 0.
+	if lo, hi, ok := run.Next(0); !ok || lo != 0 || hi != 10 {
+		t.Fatalf("worker 0's first Next = [%d, %d), %v; want [0, 10), true", lo, hi, ok)
+	}
+	got := 10
 	for {
 		a, b, ok := run.Next(1)
 		if !ok {
@@ -204,7 +209,7 @@ func TestStealingStealsAndCounts(t *testing.T) {
 		t.Errorf("worker 1 stole %d times; want at least 5 (each steal takes a quarter of what is left)", c.Steals)
 	}
 	if got != 1000 {
-		t.Errorf("worker 1 got %d items with worker 0 idle; want all 1000", got)
+		t.Errorf("worker 1 got %d items and worker 0 10, worker 0 then idle; want all 1000", got)
 	}
 	if _, _, ok := run.Next(0); ok {
 		t.Errorf("worker 0 got work after worker 1 drained everything")

@@ -199,12 +199,20 @@ func TestHungryWhenRobbed(t *testing.T) {
 
 // TestThiefFindsTheOnlyHolder: among 256 workers, a thief's first attempt
 // goes to a worker that holds items to steal, and a worker whose items are
-// all taken is tried no more: with two items, held by workers 0 and 1, two
-// thieves steal one each at their first attempt, and a third attempts
-// nothing.
+// all taken is tried no more: with two items, held by workers 0 and 1 (each
+// takes its item and gives it back, as no thief takes from a worker that
+// has not started), two thieves steal one each at their first attempt, and
+// a third attempts nothing.
 func TestThiefFindsTheOnlyHolder(t *testing.T) {
 	for _, p := range []partition.Partitioner{partition.Auto(), partition.Stealing()} {
 		run := p.Start(0, 2, 256).(partproto.SplittingRun)
+		for _, w := range []int{0, 1} {
+			lo, _, ok := run.Next(w)
+			if !ok {
+				t.Fatalf("%s: worker %d found nothing in its block", p.Name(), w)
+			}
+			run.GiveBack(w, lo)
+		}
 		for _, w := range []int{100, 200} {
 			if _, _, ok := run.Next(w); !ok {
 				t.Fatalf("%s: thief %d found nothing", p.Name(), w)

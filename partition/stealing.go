@@ -11,13 +11,24 @@ import (
 )
 
 // Stealing returns the work-stealing partitioner with count-based batches:
-// each worker owns its static block in a stealrange.Range and takes batches of
-// grain = clamp(n/(128*workers), 1, 1024) items from it; when its range is
-// exhausted it steals the top quarter of a victim's remaining items (trying
-// up to 4 of the workers that hold items to steal, from a random one on) and
-// owns the stolen chunk in turn, so that it can be stolen from again. The
-// random choice comes from a source seeded with 0; use StealingWith for a
-// fixed grain.
+// each worker owns its static block in a stealrange.Range and takes batches
+// from it; when its range is exhausted it steals the top quarter of a
+// victim's remaining items (trying up to 4 of the workers that hold items to
+// steal, from a random one on) and owns the stolen chunk in turn, so that it
+// can be stolen from again. Only a worker that has called Next can be stolen
+// from: until then its block is its own.
+//
+// Batches scale with the call. A worker takes each range it comes to own
+// (its block, a stolen chunk, or what is left of its range after it gives
+// part of a batch back) in batches of 1/workers of that range, so that on
+// even work a worker takes its block in about workers batches however many
+// items the call has, and the batches shrink where thieves are at work. Two
+// bounds apply to the block alone: its first batch is at most 32 items, so
+// that their cost is measured before the larger batches, which pfor runs in
+// pieces sized from it; and its batches are at least 1/(128*workers) of the
+// call's items, so that many workers on a call of cheap items do not take a
+// few items at a time. The random choice comes from a source seeded with 0;
+// use StealingWith for a fixed grain.
 func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 
 // Auto returns the default partitioner: Stealing with batches sized from
@@ -74,7 +85,7 @@ const (
 	targetBatch   = 10_000 // ns an adaptive batch should take
 	minHold       = 2_000  // ns a range is held before a give-back (see Hungry)
 	maxBatch      = 1 << 16
-	maxFirstBatch = 32
+	maxFirstBatch = 32    // items of a worker's first batch at most, unless a grain is set
 	clockEvery    = 1_000 // ns of ranges between clock readings, fixed grains (see measure)
 	maxSkipped    = 16    // Nexts without a clock reading at most, fixed grains
 	maxProbes     = 4     // victims a failed take tries at most (see steal)
@@ -107,19 +118,25 @@ func (p stealing) Start(lo, hi, workers int) Run {
 	r.clock, r.adaptive = p.o.Clock, p.Adapts()
 	r.minPiece, r.probes = pieceBudget/float64(workers), min(workers-1, maxProbes)
 	r.maxPiece = max(n/(pieceShare*uint64(workers)), 1)
-	grain := uint64(p.o.Grain)
-	if grain == 0 {
-		grain = min(max(n/(128*uint64(workers)), 1), 1024)
-	}
+	r.sized = p.o.Grain == 0 && !r.adaptive
 	for w := range r.ws {
 		me := &r.ws[w]
 		a, b := block(n, w, workers)
 		me.own.Reuse(at(lo, a), at(lo, b))
-		me.workerState = workerState{rng: p.o.Seed ^ (uint64(w)+1)*0x9e3779b97f4a7c15, batch: int(grain)}
-		if r.adaptive {
+		me.workerState = workerState{rng: p.o.Seed ^ (uint64(w)+1)*0x9e3779b97f4a7c15, batch: p.o.Grain, grain: p.o.Grain}
+		switch {
+		case r.sized:
+			// No fewer items than a piece may hold: with many workers, 1/workers
+			// of a block is a few items, and a take for each.
+			me.grain = max(r.part(int(b-a)), int(r.maxPiece))
+			me.batch = min(me.grain, maxFirstBatch)
+		case r.adaptive:
 			me.batch = int(min(max((b-a)/32, 1), maxFirstBatch))
 		}
-		r.list(w, b > a)
+		// w is listed at its first Next, not here: a driver that runs the
+		// slot of a worker that has not started (pfor's caller, for a helper
+		// that has not come) takes that block in a few batches as its owner,
+		// where stealing it would take a quarter at a time.
 	}
 	return r
 }
@@ -131,6 +148,7 @@ type stealRun struct {
 	ws       []stealWorker
 	clock    func() int64
 	adaptive bool
+	sized    bool    // batches are a part of each range (Stealing with no grain)
 	minPiece float64 // ns a piece should take at least: pieceBudget/workers
 	maxPiece uint64  // items a piece holds at most, unless minPiece: n/(pieceShare*workers)
 	probes   int     // victims a failed take tries: min(workers-1, maxProbes)
@@ -142,13 +160,14 @@ type stealRun struct {
 	holding atomic.Int32 // workers whose last Next returned a range
 
 	// listed has bit w%64 of word w/64 set for the workers worth a steal
-	// attempt. Worker w sets its bit when its range gains items (Start, a
+	// attempt. Worker w sets its bit when its range gains items (a
 	// give-back) and when its Next leaves items in its range beyond the
 	// batch, and clears it when its Next leaves none; a thief clears it when
 	// it finds nothing to steal from w (see unlist). A hint: a listed worker
 	// may have nothing left to steal by the time a thief tries it, and a
 	// worker that is not listed has nothing stealable, but for the moment
-	// between a change of its range and its listing.
+	// between a change of its range and its listing, and but for a worker
+	// that has not called Next yet, whose block no thief takes (see Start).
 	listed []atomic.Uint64
 }
 
@@ -167,6 +186,7 @@ type stealWorker struct {
 type workerState struct {
 	rng     uint64  // xorshift state for victim choice
 	batch   int     // items per take
+	grain   int     // items per take after the next, unless adaptive (see part)
 	last    int64   // clock at w's last reading of it (see measure)
 	taken   int     // items processed since the previous Next
 	pending int     // items processed between the last reading and the previous Next
@@ -187,6 +207,9 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	r.measure(me)
 	for {
 		if lo, hi, ok := me.own.TryTake(me.batch); ok {
+			if !r.adaptive {
+				me.batch = me.grain // a sized run's first batch is over
+			}
 			me.taken, me.lo, me.left = hi-lo, lo, me.own.Remaining()
 			me.piece = pieceSize(hi-lo, me.perItem, r.minPiece, r.maxPiece, len(r.ws))
 			if me.waiting {
@@ -234,6 +257,10 @@ func (r *stealRun) GiveBack(w, from int) {
 	me.own.GiveBack(from)
 	me.taken = from - me.lo // what w processed, for the adaptive batch size
 	me.gave = true
+	if r.sized { // a batch as large as before would take back what the thieves are to get
+		me.grain = r.part(me.own.Remaining())
+		me.batch = me.grain
+	}
 	r.list(w, true)
 }
 
@@ -363,8 +390,9 @@ func nextBatch(batch, done int, elapsed int64) int {
 // workers the share is small and this bound, not the time, sizes the
 // pieces. The wait costs every idle worker, so minPiece, the floor that
 // keeps a piece's call small beside it, shrinks as workers grow.
-// A worker's first range (perItem 0: cost not known yet) is at most 1/32 of
-// its block and comes at the start of the run, when no worker waits yet; but
+// A worker's first range (perItem 0: cost not known yet) is at most
+// maxFirstBatch items, or 1/32 of its block if that is fewer (Auto), and
+// comes at the start of the run, when no worker waits yet; but
 // with many workers the block is a few hundred items or fewer, a worker
 // whose first items are the loop's dearest holds them while the others
 // finish, and each of them is a larger part of the run: so the more workers,
@@ -407,7 +435,7 @@ func (r *stealRun) steal(w int) bool {
 		for ; word != 0 && tries < r.probes; word &= word - 1 {
 			v := k*64 + bits.TrailingZeros64(word)
 			tries++
-			_, _, ok := me.own.StealFrom(&r.ws[v].own) // Next lists w after its take
+			lo, hi, ok := me.own.StealFrom(&r.ws[v].own) // Next lists w after its take
 			if r.ws[v].own.Stealable() == 0 {
 				r.unlist(v)
 			}
@@ -415,6 +443,9 @@ func (r *stealRun) steal(w int) bool {
 				me.stolen = true
 				if r.adaptive {
 					me.batch = 1 // items from elsewhere in the loop, of unknown cost
+				} else if r.sized {
+					me.grain = r.part(hi - lo)
+					me.batch = me.grain
 				}
 				me.counts.Steals++
 				return true
@@ -424,6 +455,21 @@ func (r *stealRun) steal(w int) bool {
 	}
 	return false
 }
+
+// part returns the batch of a sized run for a range of n items that a
+// worker comes to own: 1/workers of it.
+//
+// Batches of a fixed part of the call (a grain chosen from n and workers
+// at Start) cost either the short calls or the balance: small enough that
+// a batch of dear items hidden from thieves at the end costs little, they
+// are hundreds of takes on a call of a few microseconds; large enough for
+// such calls, a thief that steals a chunk or a worker that gives part of a
+// batch back takes what it got in one batch again, hiding it from the idle
+// workers it was meant for. A part of the range does neither: a block is
+// a few batches, and each steal or give-back cuts the batches of what it
+// moved. The more workers, the more of them may share a range at the end,
+// hence 1/workers.
+func (r *stealRun) part(n int) int { return max(n/len(r.ws), 1) }
 
 func (me *stealWorker) next() uint64 {
 	x := me.rng

@@ -1,0 +1,189 @@
+package partition_test
+
+import (
+	"testing"
+
+	"github.com/stealkit/stealkit/internal/partproto"
+	"github.com/stealkit/stealkit/partition"
+)
+
+// TestStealingBatchesScaleWithTheCall: on even work, driven round-robin so
+// that no worker runs ahead, each worker of a Stealing run takes its block
+// in at most workers+1 batches (a first one of at most 32 items, then
+// 1/workers of the block at a time) and one more Next finds nothing,
+// however many items the call has: a call of 1,000 items is a handful of
+// takes, not hundreds.
+func TestStealingBatchesScaleWithTheCall(t *testing.T) {
+	for _, n := range []int{1000, 100_000, 1 << 24} {
+		for _, workers := range []int{2, 8} {
+			run := partition.Stealing().Start(0, n, workers)
+			nexts := make([]int, workers)
+			items := 0
+			for live := workers; live > 0; {
+				live = 0
+				for w := range workers {
+					nexts[w]++
+					if lo, hi, ok := run.Next(w); ok {
+						items += hi - lo
+						live++
+					}
+				}
+			}
+			if items != n {
+				t.Fatalf("%d items, %d workers: the run handed out %d items", n, workers, items)
+			}
+			for w, got := range nexts {
+				if want := workers + 2; got > want {
+					t.Errorf("%d items, %d workers: worker %d called Next %d times; want at most %d", n, workers, w, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestStealingManyWorkersCheapCall: with 256 workers over 2^20 items a
+// worker's block is 4,096 items, of which 1/workers would be 16: batches
+// are at least 1/(128*workers) of the call's items instead, 32, and a
+// worker takes its block in 128 batches and one Next that finds nothing.
+func TestStealingManyWorkersCheapCall(t *testing.T) {
+	const n, workers = 1 << 20, 256
+	run := partition.Stealing().Start(0, n, workers)
+	for w := range workers {
+		nexts := 0
+		for {
+			nexts++
+			if _, _, ok := run.Next(w); !ok {
+				break
+			}
+		}
+		if nexts != 129 {
+			t.Fatalf("worker %d called Next %d times to take its block; want 129", w, nexts)
+		}
+	}
+}
+
+// TestStealingLeavesUnstartedBlocks: a worker that has not called Next is
+// not stolen from: a worker that drains its block finds nothing more, and
+// the other then takes its whole block in a few batches as its owner, as
+// pfor's caller does for the slot of a helper that has not come.
+func TestStealingLeavesUnstartedBlocks(t *testing.T) {
+	run := partition.Stealing().Start(0, 1000, 2).(partproto.StealingRun)
+	for {
+		if _, _, ok := run.Next(1); !ok {
+			break
+		}
+	}
+	if c := run.Counts(1); c != (partproto.Counts{}) {
+		t.Errorf("worker 1, worker 0 not started: counts %+v; want no steal and no attempt", c)
+	}
+	got, nexts := 0, 0
+	for {
+		nexts++
+		lo, hi, ok := run.Next(0)
+		if !ok {
+			break
+		}
+		got += hi - lo
+	}
+	if got != 500 || nexts > 4 {
+		t.Errorf("worker 0 took %d items in %d Nexts; want its block of 500 in at most 4", got, nexts)
+	}
+}
+
+// TestStealingStolenChunksInParts: a thief takes each chunk it steals in
+// batches of at most 1/workers of the chunk, so that other thieves find
+// most of it in its range, rather than in one batch hidden from them.
+func TestStealingStolenChunksInParts(t *testing.T) {
+	const workers = 2
+	run := partition.Stealing().Start(0, 1000, workers).(partproto.StealingRun)
+	run.Next(0) // worker 0 starts, and its block can be stolen from; then it stops
+	var chunk [][2]int
+	check := func() {
+		total := 0
+		for _, r := range chunk {
+			total += r[1] - r[0]
+		}
+		for _, r := range chunk {
+			if r[1]-r[0] > max(total/workers, 1) {
+				t.Errorf("worker 1 took [%d, %d) of a stolen chunk of %d items; want at most %d at a time", r[0], r[1], total, max(total/workers, 1))
+			}
+		}
+		chunk = chunk[:0]
+	}
+	steals := int64(0)
+	for {
+		lo, hi, ok := run.Next(1)
+		if !ok {
+			break
+		}
+		if s := run.Counts(1).Steals; s != steals {
+			check() // the ranges of the chunk stolen before
+			steals = s
+		}
+		if run.Stolen(1) {
+			chunk = append(chunk, [2]int{lo, hi})
+		}
+	}
+	check()
+	if steals < 5 {
+		t.Errorf("worker 1 stole %d times; want at least 5", steals)
+	}
+}
+
+// TestStealingBatchAfterGiveBack: after a worker gives back the rest of a
+// batch, its next batch is 1/workers of what its range then holds, and the
+// rest stays there for the thieves; a batch as large as before would take
+// back at once what was given to them.
+func TestStealingBatchAfterGiveBack(t *testing.T) {
+	run := partition.Stealing().Start(0, 1000, 2).(partproto.SplittingRun)
+	run.Next(0) // the first batch, [0, 32)
+	lo, hi, _ := run.Next(0)
+	if lo != 32 || hi != 282 {
+		t.Fatalf("worker 0's second batch [%d, %d); want [32, 282): half of its block", lo, hi)
+	}
+	run.GiveBack(0, 250) // worker 0's range now holds [250, 500)
+	if lo, hi, _ := run.Next(0); lo != 250 || hi != 375 {
+		t.Errorf("worker 0's batch after giving back [250, 282): [%d, %d); want [250, 375)", lo, hi)
+	}
+	for {
+		if _, _, ok := run.Next(1); !ok || run.Stolen(1) {
+			break
+		}
+	}
+	if !run.Stolen(1) {
+		t.Errorf("worker 1 found nothing to steal after worker 0's give-back; want the rest of worker 0's range")
+	}
+}
+
+// TestStealingBalancesEveryShape: in virtual time, driven as pfor drives it,
+// Stealing finishes within 3% (plus one heavy item) of the ideal makespan,
+// total/workers, for every cost shape with 2 workers, and within 12% with 3
+// to 64, its batches of a part of each range notwithstanding: a thief takes
+// what it steals, and a worker what it gives back, in parts again. (What
+// the bound leaves room for: a batch sized from cheap items that reaches
+// dear ones, its pieces sized from the cheap ones too, while the other
+// workers are busy with other dear items and none asks for a give-back.)
+func TestStealingBalancesEveryShape(t *testing.T) {
+	const n = 100_000
+	for name, cost := range shapes(n) {
+		var total, most int64
+		for i := range n {
+			total += cost(i)
+			most = max(most, cost(i))
+		}
+		for _, workers := range []int{2, 3, 8, 16, 64} {
+			var clock int64
+			p := stealingWith(partproto.Options{Clock: func() int64 { return clock }})
+			got := simulate(p.Start(0, n, workers), workers, cost, perNext, perPiece, &clock)
+			ideal := total / int64(workers)
+			limit := ideal + ideal*12/100 + most
+			if workers == 2 {
+				limit = ideal + ideal*3/100 + most
+			}
+			if got > limit {
+				t.Errorf("%s, %d workers: stealing makespan %d ns; want at most %d (ideal %d)", name, workers, got, limit, ideal)
+			}
+			t.Logf("%-10s %2d workers: stealing %.3f x ideal", name, workers, float64(got)/float64(ideal))
+		}
+	}
+}
