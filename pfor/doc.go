@@ -42,18 +42,19 @@
 // system takes the pool's threads off their cores now and then. A caller
 // never waits for a helper that has not started: it runs every slot no
 // helper has claimed, and with the stealing partitioners (the default among
-// them) it takes the work of claimed slots too, down to the batch a helper
-// is running. Workers with nothing to do yield between their looks for
-// work, and a worker or caller that has waited for others for tens of
-// microseconds blocks, leaving its thread, and so the core, to them. When
-// calls of the default partitioner keep finding their helpers late (the
-// caller blocked for them, or ran their slots although they were awake),
-// such calls start on the caller alone for 100 µs and bring in helpers only
-// then: short loops run at about the sequential loop's speed instead of
-// waiting for threads the system has put aside, long ones still run in
-// parallel. Calls with another partitioner, or a grain, are unchanged. The
-// pool behaves the same on every system and reads nothing outside the
-// process.
+// them) it takes the work of the slots helpers run too, down to the batch a
+// helper is running, once the helper has taken its first batch (between its
+// claim and that batch, a helper's block is its own). Workers with nothing
+// to do yield between their looks for work, and a worker or caller that has
+// waited for others for tens of microseconds blocks, leaving its thread, and
+// so the core, to them. When calls of the default partitioner keep finding
+// their helpers late (the caller blocked for them, or ran their slots
+// although they were awake), such calls start on the caller alone for 100 µs
+// and bring in helpers only then: short loops run at about the sequential
+// loop's speed instead of waiting for threads the system has put aside, long
+// ones still run in parallel. Calls with another partitioner, or a grain,
+// are unchanged. The pool behaves the same on every system and reads nothing
+// outside the process.
 //
 // # Fork-join: which call for what
 //
