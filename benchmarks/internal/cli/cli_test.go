@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,8 @@ import (
 	"github.com/stealkit/stealkit/benchmarks/internal/cli"
 	"github.com/stealkit/stealkit/benchmarks/internal/noise"
 	"github.com/stealkit/stealkit/benchmarks/internal/report"
+	"github.com/stealkit/stealkit/benchmarks/internal/simulate"
+	"github.com/stealkit/stealkit/benchmarks/internal/workloads"
 )
 
 func TestMain(m *testing.M) {
@@ -67,6 +70,8 @@ func TestBadFlags(t *testing.T) {
 		{"-scale", "NaN"},
 		{"-repeat", "0"},
 		{"-noise", "-simulate"},
+		{"-replay", "results.json"}, // without -simulate
+		{"-simulate", "-replay", "x/results.json", "-json", "-out", "x"},
 		{"-timeline", "nosuch"},
 		{"-out", ""},
 		{"extra"},
@@ -168,6 +173,66 @@ func TestSimulateEndToEnd(t *testing.T) {
 	for _, ch := range r.Study.Checks {
 		if ch.Workers == 2 && !(ch.TransferNs > 0) {
 			t.Errorf("%s/%s: transfer %g; want the median of the trials next to its repetitions", ch.Workload, ch.Partitioner, ch.TransferNs)
+		}
+	}
+}
+
+// TestSimulateReplay: -replay predicts again from the recorded calibration, at the workers
+// asked for, for the workloads asked for, ignoring the recorded predictions, and measures
+// nothing.
+func TestSimulateReplay(t *testing.T) {
+	m := simulate.Machine{SpinNs: 1.5, StealNs: 40, FailNs: 2, TransferNs: 45, StartNs: 250, ForkNs: 420, JoinNs: 240, CallNs: 15, Procs: 2,
+		TakeNs: map[string][]float64{"static": {14, 15}, "dynamic": {4, 6}, "guided": {7, 8}, "stealing": {16, 30}, "auto": {50, 80}}}
+	rec := func(name string, n int, unit []float64, restart float64) simulate.Workload {
+		return simulate.Workload{Name: name, N: n, Calls: 3, UnitNs: unit, RestartNs: restart, Machine: m,
+			Predictions: []simulate.Result{{Partitioner: "auto", Workers: 2, Efficiency: 0.123}}} // not what the costs give
+	}
+	old := report.Report{Meta: report.Meta{Date: "recorded"}, Study: &simulate.Study{Machine: m, Workers: []int{1, 2}, Tolerance: 0.15,
+		Workloads: []simulate.Workload{rec("tailheavy", 500, []float64{1.5, 1.7}, 0), rec("tiny", 300, []float64{0.7, 0.75}, 30)}}}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "old.json")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(report.WriteJSON(f, &old), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+
+	var stdout, stderr strings.Builder
+	args := []string{"-simulate", "-replay", file, "-workloads", "tiny,spmv", "-workers", "1,2,8", "-json", "-out", dir}
+	if code := cli.Main(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("Main(%q) = %d; stderr:\n%s", args, code, stderr.String())
+	}
+	if out := stdout.String(); !strings.Contains(out, "replayed from the calibration of "+file+" (recorded)") || !strings.Contains(out, "validation: none") {
+		t.Errorf("stdout lacks the replay's title and validation line:\n%s", out)
+	}
+	r := readResults(t, dir)
+	if r.Study == nil || len(r.Study.Workloads) != 1 || len(r.Study.Checks) != 0 || r.Study.ReplayedFrom != file {
+		t.Fatalf("results.json: simulation %+v; want tiny alone, replayed from %s, no checks", r.Study, file)
+	}
+	w, _ := workloads.ByName("tiny")
+	want := simulate.Predict("tiny", simulate.PrefixCosts(w.New(300)), 3, []float64{0.7, 0.75}, 30, m, []int{1, 2, 8})
+	if got := r.Study.Workloads[0].Predictions; !slices.Equal(got, want.Predictions) {
+		t.Errorf("replayed predictions:\n%+v\nwant, from the recorded calibration:\n%+v", got, want.Predictions)
+	}
+
+	for _, tc := range []struct {
+		name, content, want string
+	}{
+		{"missing.json", "", "no such file"},
+		{"compare.json", `{"meta": {}, "results": []}`, "no simulation recorded"},
+		{"garbled.json", `{"simulation": [`, "unexpected end"},
+	} {
+		name := filepath.Join(dir, tc.name)
+		if tc.content != "" {
+			if err := os.WriteFile(name, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var stdout, stderr strings.Builder
+		if code := cli.Main([]string{"-simulate", "-replay", name, "-out", dir}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("-replay %s: exit %d, stderr %q; want 1 and %q", tc.name, code, stderr.String(), tc.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -37,6 +38,7 @@ type Options struct {
 	Trace      string
 	Noise      bool
 	Simulate   bool
+	Replay     string // with Simulate: the results.json whose calibration to predict from again
 	Timeline   string // workload whose timeline the report draws; "" for none
 }
 
@@ -74,6 +76,7 @@ func Parse(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.Trace, "trace", "", "write a runtime/trace of the run to `file`")
 	fs.BoolVar(&o.Noise, "noise", false, "run the comparison while a second process burns one core")
 	fs.BoolVar(&o.Simulate, "simulate", false, "predict scaling in virtual time and validate at 1 and 2 workers")
+	fs.StringVar(&o.Replay, "replay", "", "with -simulate: predict again from the calibration recorded in `file` (an earlier -simulate -json run's results.json), measuring nothing")
 	fs.StringVar(&o.Timeline, "timeline", "tailheavy", "`workload` whose per-worker timeline the report draws, or none")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -106,6 +109,10 @@ func Parse(args []string, stderr io.Writer) (Options, error) {
 		return fail("-repeat %d: need at least one", o.Repeat)
 	case o.Noise && o.Simulate:
 		return fail("-noise and -simulate cannot be combined")
+	case o.Replay != "" && !o.Simulate:
+		return fail("-replay needs -simulate")
+	case o.Replay != "" && o.JSON && filepath.Clean(o.Replay) == filepath.Join(o.Out, "results.json"):
+		return fail("-replay %s: -json would write over it; choose another -out", o.Replay)
 	case o.Out == "":
 		return fail("-out: need a directory")
 	}

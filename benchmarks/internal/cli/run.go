@@ -62,9 +62,12 @@ func run(o Options, argv []string, stdout, stderr io.Writer) (err error) {
 
 	m := rep.Meta
 	fmt.Fprintf(stdout, "stealbench %s: %s, GOMAXPROCS %d, %s, load average %s\n", m.Date, m.CPU, m.GOMAXPROCS, m.GoVersion, m.LoadAvg)
-	if o.Simulate {
+	switch {
+	case o.Replay != "":
+		err = replayRun(o, rep, stdout)
+	case o.Simulate:
 		err = simulateRun(o, rep, stdout, stderr)
-	} else {
+	default:
 		err = compareRun(o, rep, stdout, stderr)
 	}
 	if err != nil {

@@ -19,6 +19,9 @@ type Study struct {
 	// the verdict; 0 means Disturbed.
 	DisturbedCores float64 `json:"disturbed_cores,omitempty"`
 	Checks         []Check `json:"validation"`
+	// ReplayedFrom, if set, names the results file whose recorded calibration the predictions
+	// were made from again; such a study measured nothing and has no checks.
+	ReplayedFrom string `json:"replayed_from,omitempty"`
 	// measured[i] are the repetitions Checks[i] was made of, as Validate was given them.
 	measured []Repetitions
 }
@@ -217,7 +220,10 @@ func (s *Study) Failed() []Check {
 // pooled, with their repetitions, and those measured again after a miss, with each attempt's
 // error.
 func (s *Study) ValidationLine() string {
-	if len(s.Checks) == 0 {
+	switch {
+	case len(s.Checks) == 0 && s.ReplayedFrom != "":
+		return "simulator validation: none (predicted again from the calibration recorded in " + s.ReplayedFrom + "; nothing measured)"
+	case len(s.Checks) == 0:
 		return "simulator validation: nothing to check (needs 1 or 2 in -workers)"
 	}
 	var clean []Check
