@@ -41,7 +41,7 @@ func simulate(run partition.Run, workers int, cost func(i int) int64, perNext, p
 			}
 			cur[w][0] = end
 			*clock = t[w]
-			if end < hi && split != nil && split.Hungry(w) {
+			if end < hi && split != nil && split.Hungry(w, end) {
 				split.GiveBack(w, end)
 				cur[w] = [3]int{}
 			}

@@ -47,7 +47,7 @@ func TestSplittingExactlyOnce(t *testing.T) {
 						}
 						for i := a; i < b; i++ {
 							counts[i-lo]++
-							if i+1 < b && (run.Hungry(me) || rng.IntN(50) == 0) {
+							if i+1 < b && (run.Hungry(me, i+1) || rng.IntN(50) == 0) {
 								run.GiveBack(me, i+1)
 								gb++
 								break
@@ -111,29 +111,57 @@ func TestPieceFollowsMeasuredCost(t *testing.T) {
 }
 
 // TestIdleWhileAnotherHolds: a worker that finds nothing is told to poll
-// again while another worker holds a range, however briefly it has held it,
-// and to stop once no worker holds one.
+// again while another worker holds more than a piece of its range, however
+// briefly it has held it, and to stop once none does: when the holder's
+// range is one piece, once the holder has started its last piece, and once
+// no worker holds a range. A holder that has held its range for long while
+// another waits gives the rest back.
 func TestIdleWhileAnotherHolds(t *testing.T) {
 	var now int64
-	run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 2, 2).(partproto.SplittingRun)
-	if _, _, ok := run.Next(0); !ok { // worker 0 holds item 0
-		t.Fatal("worker 0 got no range")
+	// Two workers, blocks of 200 items taken whole: two pieces of 100 each.
+	start := func(n int) partproto.SplittingRun {
+		run := stealingWith(partproto.Options{Grain: n / 2, Clock: func() int64 { return now }}).Start(0, n, 2).(partproto.SplittingRun)
+		for w := range 2 {
+			if _, _, ok := run.Next(w); !ok {
+				t.Fatalf("worker %d got no range", w)
+			}
+		}
+		if _, _, ok := run.Next(1); ok {
+			t.Fatal("worker 1 got a second range out of its block")
+		}
+		return run
 	}
-	if _, _, ok := run.Next(1); !ok { // worker 1 holds item 1
-		t.Fatal("worker 1 got no range")
-	}
-	if _, _, ok := run.Next(1); ok {
-		t.Fatal("worker 1 got a second range out of two items")
+
+	run := start(400)
+	if got := run.Piece(0); got != 100 {
+		t.Fatalf("Piece(0) = %d; want 100", got)
 	}
 	if !run.Idle(1) {
-		t.Error("Idle(1) = false while worker 0 holds a range; want true")
+		t.Error("Idle(1) = false while worker 0 holds two pieces; want true")
 	}
-	if run.Hungry(0) {
-		t.Error("Hungry(0) = true for a range held for no time; want false")
+	if run.Hungry(0, 100) {
+		t.Error("Hungry(0, 100) = true for a range held for no time; want false")
+	}
+	if run.Idle(1) {
+		t.Error("Idle(1) = true while worker 0 processes its last piece; want false")
+	}
+
+	run = start(400)
+	if !run.Idle(1) {
+		t.Error("Idle(1) = false while worker 0 holds two pieces; want true")
 	}
 	now += 1_000_000
-	if !run.Hungry(0) {
-		t.Error("Hungry(0) = false with worker 1 waiting for a millisecond; want true")
+	if !run.Hungry(0, 100) {
+		t.Error("Hungry(0, 100) = false with worker 1 waiting for a millisecond; want true")
+	}
+	run.GiveBack(0, 100)
+	if lo, hi, ok := run.Next(1); !ok || lo < 100 || hi > 200 {
+		t.Errorf("Next(1) after worker 0 gave back [100, 200) = %d, %d, %v; want part of it", lo, hi, ok)
+	}
+
+	run = start(2) // ranges of one item: one piece
+	if run.Idle(1) {
+		t.Error("Idle(1) = true while worker 0 holds one piece; want false")
 	}
 	if _, _, ok := run.Next(0); ok {
 		t.Fatal("worker 0 got a second range out of two items")
@@ -177,11 +205,13 @@ func TestAutoBatchAfterGiveBackOrPreemption(t *testing.T) {
 func TestHungryWhenRobbed(t *testing.T) {
 	var now int64
 	run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1000, 2).(partproto.SplittingRun)
-	if _, _, ok := run.Next(0); !ok { // worker 0 holds a batch of its block [0, 500)
-		t.Fatal("worker 0 got no range")
+	lo, hi, ok := run.Next(0) // worker 0 holds a batch of its block [0, 500)
+	if !ok || hi-lo <= run.Piece(0) {
+		t.Fatalf("worker 0 got %d, %d, %v; want a range of more than a piece", lo, hi, ok)
 	}
+	next := lo + run.Piece(0) // worker 0 has processed a piece
 	now += 1_000_000
-	if run.Hungry(0) {
+	if run.Hungry(0, next) {
 		t.Fatal("Hungry(0) = true with no thief and no idle worker; want false")
 	}
 	for { // worker 1 drains its block, then steals from worker 0's
@@ -192,7 +222,7 @@ func TestHungryWhenRobbed(t *testing.T) {
 			break
 		}
 	}
-	if !run.Hungry(0) {
+	if !run.Hungry(0, next) {
 		t.Error("Hungry(0) = false after a theft from its range, held for a millisecond; want true")
 	}
 }

@@ -39,7 +39,7 @@ func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 // and processes it in pieces of about 2 µs, or of 1/128 of its share of the
 // items if that is fewer; after a give-back or a steal it starts again from
 // one item. Workers that find nothing to steal keep polling while any
-// worker holds a range, and a worker that has held its range for over 2 µs
+// worker holds more of its range than the piece in progress, and a worker that has held its range for over 2 µs
 // while others wait or steal from its range gives the rest back to them,
 // where the run's driver processes ranges in pieces (pfor does).
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
@@ -157,7 +157,7 @@ type stealRun struct {
 	// (holding): off the read-only fields' line.
 	_       [64]byte
 	hungry  atomic.Int32 // workers waiting in Idle for others to give back work
-	holding atomic.Int32 // workers whose last Next returned a range
+	holding atomic.Int32 // workers holding pieces they may give back (see holds)
 
 	// listed has bit w%64 of word w/64 set for the workers worth a steal
 	// attempt. Worker w sets its bit when its range gains items (a
@@ -193,7 +193,7 @@ type workerState struct {
 	skipped int     // Nexts since the last reading that did not read the clock
 	perItem float64 // ns per item over the ranges measured last; 0 before the first
 	piece   int     // items per piece of the current range (Piece)
-	lo      int     // start of the range Next returned last
+	lo, hi  int     // the range Next returned last
 	left    int     // what w's range held above that range when Next returned it
 	stolen  bool    // the current range came from a steal
 	waiting bool    // w is counted in hungry
@@ -210,26 +210,20 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 			if !r.adaptive {
 				me.batch = me.grain // a sized run's first batch is over
 			}
-			me.taken, me.lo, me.left = hi-lo, lo, me.own.Remaining()
+			me.taken, me.lo, me.hi, me.left = hi-lo, lo, hi, me.own.Remaining()
 			me.piece = pieceSize(hi-lo, me.perItem, r.minPiece, r.maxPiece, len(r.ws))
 			if me.waiting {
 				me.waiting = false
 				r.hungry.Add(-1)
 			}
-			if !me.holding {
-				me.holding = true
-				r.holding.Add(1)
-			}
+			r.holds(me, hi-lo > me.piece)
 			r.list(w, me.left > 0)
 			return lo, hi, true
 		}
 		r.list(w, false)
 		if !r.steal(w) {
 			me.taken, me.pending = 0, 0 // the time until the next Next is not the items'
-			if me.holding {
-				me.holding = false
-				r.holding.Add(-1)
-			}
+			r.holds(me, false)
 			return 0, 0, false
 		}
 	}
@@ -247,9 +241,38 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // the others wait costs each of them that long (the last batches of a
 // triangular loop, the dearest). minHold only keeps a worker from giving
 // back a range it has just taken, which the others would steal in turn.
-func (r *stealRun) Hungry(w int) bool {
+//
+// When it keeps its range and next starts the last piece, w no longer counts
+// as holding pieces to give back, so that the workers waiting in Idle stop
+// waiting for it (see holds).
+func (r *stealRun) Hungry(w, next int) bool {
 	me := &r.ws[w]
-	return (r.hungry.Load() > 0 || me.own.Remaining() < me.left) && r.clock()-me.last > minHold
+	if r.hungry.Load() == 0 && me.own.Remaining() >= me.left {
+		return false
+	}
+	if r.clock()-me.last > minHold {
+		return true
+	}
+	if me.hi-next <= me.piece {
+		r.holds(me, false)
+	}
+	return false
+}
+
+// holds counts w in holding if on, else not, unless it is so already.
+// holding counts the workers that hold more than a piece of their range
+// still to process: those that may give part of it back, for which the
+// workers in Idle wait. A worker on its last piece, or whose range is one
+// piece, has nothing to give back; its own range, if it holds more, is
+// listed, and the thieves take from it without waiting.
+func (r *stealRun) holds(me *stealWorker, on bool) {
+	switch {
+	case on && !me.holding:
+		r.holding.Add(1)
+	case !on && me.holding:
+		r.holding.Add(-1)
+	}
+	me.holding = on
 }
 
 func (r *stealRun) GiveBack(w, from int) {
@@ -287,8 +310,9 @@ func (r *stealRun) unlist(v int) {
 	}
 }
 
-// Idle reports whether another worker holds a range, which it may give back
-// part of. An idle worker that stopped while ranges are held would leave
+// Idle reports whether another worker holds more than a piece of its range
+// still to process, which it may give back part of (see holds). An idle
+// worker that stopped while such ranges are held would leave
 // the rest of them to their holders: with many workers, the ranges that the
 // dearest items sit in, taken before anyone was idle.
 func (r *stealRun) Idle(w int) bool {

@@ -38,10 +38,11 @@ type SplittingRun interface {
 	// Piece returns how many items of the range Next(w) returned last w
 	// should process between two calls of Hungry (at least 1).
 	Piece(w int) int
-	// Hungry reports whether w should give back the rest of its range now:
-	// some worker is waiting for work or has stolen from w's range, and w
-	// has held its range for long.
-	Hungry(w int) bool
+	// Hungry reports whether w should give back the rest of its range now,
+	// [next, hi) of the range [lo, hi) that Next(w) returned last (lo < next
+	// < hi): some worker is waiting for work or has stolen from w's range,
+	// and w has held its range for long.
+	Hungry(w, next int) bool
 	// GiveBack hands back [from, hi) of the range [lo, hi) that Next(w)
 	// returned last, none of which w has processed (lo <= from <= hi).
 	GiveBack(w, from int)

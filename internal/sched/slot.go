@@ -149,7 +149,7 @@ func (j *Job) Process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats
 			j.cut.Store(true)
 			return nil
 		}
-		if lo < hi && split.Hungry(s) {
+		if lo < hi && split.Hungry(s, lo) {
 			split.GiveBack(s, lo)
 			return nil
 		}

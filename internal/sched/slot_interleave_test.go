@@ -47,7 +47,7 @@ func (r *scriptedRun) Idle(w int) bool             { return r.holding }
 func (r *scriptedRun) Counts(int) partproto.Counts { return partproto.Counts{} }
 func (r *scriptedRun) Stolen(int) bool             { return false }
 func (r *scriptedRun) Piece(int) int               { return 1 }
-func (r *scriptedRun) Hungry(int) bool             { return false }
+func (r *scriptedRun) Hungry(int, int) bool        { return false }
 func (r *scriptedRun) GiveBack(int, int)           {}
 
 // bodyFunc is a Body from a function.

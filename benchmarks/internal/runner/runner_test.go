@@ -266,7 +266,7 @@ func (r *handOverRun) Idle(w int) bool {
 	return w == 0 && (r.hasBack || !r.gotBack && !r.done1)
 }
 
-func (r *handOverRun) Hungry(w int) bool {
+func (r *handOverRun) Hungry(w, _ int) bool {
 	if w == 0 {
 		return false // nobody waits for worker 0
 	}

@@ -117,7 +117,7 @@ func runRange(inst workload.Instance, split partproto.SplittingRun, w, lo, hi in
 		end := lo + min(step, hi-lo)
 		inst.Chunk(lo, end)
 		lo = end
-		if lo < hi && split.Hungry(w) {
+		if lo < hi && split.Hungry(w, lo) {
 			split.GiveBack(w, lo)
 			return lo
 		}

@@ -181,7 +181,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		if pc := &cur[d]; pc.lo < pc.hi {
 			// Between two pieces, as pfor's workers: give the rest back to a hungry worker,
 			// or go on with the next piece.
-			if split.Hungry(w) {
+			if split.Hungry(w, pc.lo) {
 				split.GiveBack(w, pc.lo)
 				pc.lo = pc.hi
 			} else {
