@@ -18,8 +18,15 @@ import (
 // makespan (the last worker's finish). clock is the virtual time the
 // adaptive partitioner reads.
 func simulate(run partition.Run, workers int, cost func(i int) int64, perNext, perPiece int64, clock *int64) int64 {
+	return simulateFrom(run, make([]int64, workers), cost, perNext, perPiece, clock)
+}
+
+// simulateFrom is simulate with worker w starting at start[w] (pfor's caller
+// starts before its helpers). It takes over start as the workers' clocks.
+func simulateFrom(run partition.Run, start []int64, cost func(i int) int64, perNext, perPiece int64, clock *int64) int64 {
 	split, _ := run.(partproto.SplittingRun)
-	t := make([]int64, workers)
+	workers := len(start)
+	t := start
 	done := make([]bool, workers)
 	cur := make([][3]int, workers) // range being processed {lo, hi, piece size}, empty if none
 	for left := workers; left > 0; {
@@ -259,5 +266,39 @@ func TestAutoOverheadOnShortLoops(t *testing.T) {
 			t.Errorf("1,000 items of 10 ns, %d workers: auto makespan %d ns; want at most %d (static %d)", workers, got, limit, st)
 		}
 		t.Logf("short loop %d workers: auto %.3f x static", workers, float64(got)/float64(st))
+	}
+}
+
+// TestAutoShortLoopsManyWorkers: on a loop of 1,000 items with 64 and 256
+// workers, a few items each, where the caller starts before its helpers (as
+// pfor's does), the end of the loop costs Auto little beside Static: a
+// worker that finds nothing polls only while another holds more than the
+// piece in progress (a holder on its last piece, or of a range of one piece,
+// has nothing to give back), and a holder gives back only a rest worth more
+// than minHold. Polling until every holder had taken its next range, and
+// giving back rests of a few items to be taken again one item at a time,
+// took each of these loops past its limit.
+func TestAutoShortLoopsManyWorkers(t *testing.T) {
+	const n = 1000
+	for _, tc := range []struct {
+		nsPerItem, workers, percent int64
+	}{{10, 64, 100}, {10, 256, 60}, {100, 64, 30}, {100, 256, 30}} {
+		workers := int(tc.workers)
+		cost := func(int) int64 { return tc.nsPerItem }
+		start := func() []int64 {
+			s := make([]int64, workers)
+			for w := 1; w < workers; w++ {
+				s[w] = 150 // the helpers start after the caller
+			}
+			return s
+		}
+		var clock int64
+		auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})
+		got := simulateFrom(auto.Start(0, n, workers), start(), cost, perNext, perPiece, &clock)
+		st := simulateFrom(partition.Static().Start(0, n, workers), start(), cost, perNext, perPiece, &clock)
+		if limit := st + st*tc.percent/100; got > limit {
+			t.Errorf("1,000 items of %d ns, %d workers: auto makespan %d ns; want at most %d (static %d)", tc.nsPerItem, workers, got, limit, st)
+		}
+		t.Logf("1,000 items of %3d ns, %3d workers: auto %.3f x static", tc.nsPerItem, workers, float64(got)/float64(st))
 	}
 }

@@ -173,6 +173,39 @@ func TestIdleWhileAnotherHolds(t *testing.T) {
 	}
 }
 
+// TestHungryKeepsACheapRest: a worker that has held its range for over
+// minHold while another waits gives back the rest only if the rest would
+// take over minHold at the rate its range has run at: not the last hundred
+// items of a range that ran at 2 ns an item, but the rest of one that ran at
+// 30 ns an item. Giving back a cheap rest costs the giver and the thief a
+// take each and more than the waiting worker gains.
+func TestHungryKeepsACheapRest(t *testing.T) {
+	var now int64
+	const workers, block = 16, 1600 // ranges of a whole block, 16 pieces of 100
+	run := stealingWith(partproto.Options{Grain: block, Clock: func() int64 { return now }}).Start(0, workers*block, workers).(partproto.SplittingRun)
+	for w := range workers {
+		if _, _, ok := run.Next(w); !ok {
+			t.Fatalf("worker %d got no range", w)
+		}
+	}
+	if got := run.Piece(0); got != 100 {
+		t.Fatalf("Piece(0) = %d; want 100", got)
+	}
+	if _, _, ok := run.Next(1); ok {
+		t.Fatal("worker 1 got a second range out of its block")
+	}
+	if !run.Idle(1) {
+		t.Fatal("Idle(1) = false while others hold ranges of 16 pieces; want true")
+	}
+	now += 3000 // worker 0 has held [0, 1600) for 3 µs
+	if run.Hungry(0, 1500) {
+		t.Error("Hungry(0, 1500) = true after 1,500 items in 3 µs: a rest of 200 ns; want false")
+	}
+	if !run.Hungry(0, 100) {
+		t.Error("Hungry(0, 100) = false after 100 items in 3 µs: a rest of 45 µs; want true")
+	}
+}
+
 // TestAutoBatchAfterGiveBackOrPreemption: after a give-back, a worker's next
 // batch is one item (the range cost more than measured); one batch that took
 // far longer than the ones before it, as when its worker was descheduled,

@@ -39,9 +39,11 @@ func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 // and processes it in pieces of about 2 µs, or of 1/128 of its share of the
 // items if that is fewer; after a give-back or a steal it starts again from
 // one item. Workers that find nothing to steal keep polling while any
-// worker holds more of its range than the piece in progress, and a worker that has held its range for over 2 µs
-// while others wait or steal from its range gives the rest back to them,
-// where the run's driver processes ranges in pieces (pfor does).
+// worker holds more of its range than the piece in progress, and a worker
+// that has held its range for over 2 µs while others wait or steal from its
+// range gives the rest back to them, if the rest would take over 2 µs at the
+// rate its range has run at, where the run's driver processes ranges in
+// pieces (pfor does).
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 
 // StealingOptions configure StealingWith.
@@ -193,7 +195,7 @@ type workerState struct {
 	skipped int     // Nexts since the last reading that did not read the clock
 	perItem float64 // ns per item over the ranges measured last; 0 before the first
 	piece   int     // items per piece of the current range (Piece)
-	lo, hi  int     // the range Next returned last
+	lo      int     // start of the range Next returned last
 	left    int     // what w's range held above that range when Next returned it
 	stolen  bool    // the current range came from a steal
 	waiting bool    // w is counted in hungry
@@ -210,7 +212,7 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 			if !r.adaptive {
 				me.batch = me.grain // a sized run's first batch is over
 			}
-			me.taken, me.lo, me.hi, me.left = hi-lo, lo, hi, me.own.Remaining()
+			me.taken, me.lo, me.left = hi-lo, lo, me.own.Remaining()
 			me.piece = pieceSize(hi-lo, me.perItem, r.minPiece, r.maxPiece, len(r.ws))
 			if me.waiting {
 				me.waiting = false
@@ -232,7 +234,12 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // Hungry reports whether w has held its range for over minHold while
 // another worker waits in Idle or has stolen from w's range since w's Next:
 // the thieves found work there, and what w's batch holds is hidden from
-// them. Only then does it read the clock.
+// them. Only then does it read the clock. It gives back only a rest that
+// would take over minHold at the rate w's range has run at so far: a
+// cheaper rest costs a waiting worker less than the give-back costs both
+// (a take for each and batches that start again from one item), as at the
+// end of an even loop, where every holder's last batch would be given back
+// and taken again one small batch at a time.
 //
 // minHold is a small part of a batch. A batch is sized for targetBatch so
 // that its take and its clock reading are a small part of it, not so that
@@ -242,18 +249,24 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // triangular loop, the dearest). minHold only keeps a worker from giving
 // back a range it has just taken, which the others would steal in turn.
 //
-// When it keeps its range and next starts the last piece, w no longer counts
-// as holding pieces to give back, so that the workers waiting in Idle stop
-// waiting for it (see holds).
+// When it keeps its range and the rest is one piece or not worth giving
+// back, w no longer counts as holding pieces to give back, so that the
+// workers waiting in Idle stop waiting for it (see holds).
 func (r *stealRun) Hungry(w, next int) bool {
 	me := &r.ws[w]
 	if r.hungry.Load() == 0 && me.own.Remaining() >= me.left {
 		return false
 	}
-	if r.clock()-me.last > minHold {
+	// held is how long w has processed [lo, next) for, or longer where a
+	// fixed grain skipped the clock at Next (see measure): the rest's cost,
+	// (hi-next) items at that rate, errs towards a give-back.
+	rest := me.lo + me.taken - next // taken is the range's length until GiveBack
+	held := r.clock() - me.last
+	worth := int64(rest)*held > minHold*int64(next-me.lo)
+	if held > minHold && worth {
 		return true
 	}
-	if me.hi-next <= me.piece {
+	if !worth || rest <= me.piece {
 		r.holds(me, false)
 	}
 	return false
@@ -266,13 +279,15 @@ func (r *stealRun) Hungry(w, next int) bool {
 // piece, has nothing to give back; its own range, if it holds more, is
 // listed, and the thieves take from it without waiting.
 func (r *stealRun) holds(me *stealWorker, on bool) {
-	switch {
-	case on && !me.holding:
-		r.holding.Add(1)
-	case !on && me.holding:
-		r.holding.Add(-1)
+	if me.holding == on {
+		return
 	}
 	me.holding = on
+	if on {
+		r.holding.Add(1)
+	} else {
+		r.holding.Add(-1)
+	}
 }
 
 func (r *stealRun) GiveBack(w, from int) {
