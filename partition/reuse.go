@@ -34,6 +34,7 @@ func newStealRun(workers int) *stealRun {
 		r.ws, r.listed = r.ws[:workers], r.listed[:words]
 		r.hungry.Store(0)
 		r.holding.Store(0)
+		r.steals.Store(0)
 		for i := range r.listed {
 			r.listed[i].Store(0)
 		}

@@ -260,6 +260,34 @@ func TestHungryWhenRobbed(t *testing.T) {
 	}
 }
 
+// TestHungryWhenOthersSteal: a worker whose Next took all that its range
+// held cannot be robbed; it gives back its rest, held for over minHold, once
+// a worker has stolen from any range since, though no one waits in Idle:
+// thieves busy elsewhere would not wait for it until near the end of the
+// loop. Before a steal it keeps its range.
+func TestHungryWhenOthersSteal(t *testing.T) {
+	var now int64
+	// Three blocks of 999 items, each taken whole: three pieces of 333.
+	run := stealingWith(partproto.Options{Grain: 999, Clock: func() int64 { return now }}).Start(0, 3*999, 3).(partproto.SplittingRun)
+	for w := range 3 {
+		if _, _, ok := run.Next(w); !ok {
+			t.Fatalf("worker %d got no range", w)
+		}
+	}
+	now += 1_000_000
+	if run.Hungry(0, 333) {
+		t.Fatal("Hungry(0, 333) = true with no thief and no idle worker; want false")
+	}
+	run.GiveBack(1, 999+333) // worker 1 hands back two pieces ...
+	lo, hi, ok := run.Next(2)
+	if !ok || !run.Stolen(2) || lo < 999+333 || hi > 2*999 {
+		t.Fatalf("Next(2) = %d, %d, %v (stolen %v); want a steal from worker 1's range", lo, hi, ok, run.Stolen(2))
+	}
+	if !run.Hungry(0, 333) { // ... and worker 2 stole part of them
+		t.Error("Hungry(0, 333) = false after a steal elsewhere, range held for a millisecond; want true")
+	}
+}
+
 // TestThiefFindsTheOnlyHolder: among 256 workers, a thief's first attempt
 // goes to a worker that holds items to steal, and a worker whose items are
 // all taken is tried no more: with two items, held by workers 0 and 1 (each

@@ -160,6 +160,7 @@ type stealRun struct {
 	_       [64]byte
 	hungry  atomic.Int32 // workers waiting in Idle for others to give back work
 	holding atomic.Int32 // workers holding pieces they may give back (see holds)
+	steals  atomic.Int64 // successful steals in the run (see Hungry)
 
 	// listed has bit w%64 of word w/64 set for the workers worth a steal
 	// attempt. Worker w sets its bit when its range gains items (a
@@ -201,6 +202,7 @@ type workerState struct {
 	waiting bool    // w is counted in hungry
 	holding bool    // w is counted in holding
 	gave    bool    // w gave back part of its last range
+	seen    int64   // steals when w's Next left its range empty (see Hungry)
 	counts  partproto.Counts
 }
 
@@ -220,6 +222,9 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 			}
 			r.holds(me, hi-lo > me.piece)
 			r.list(w, me.left > 0)
+			if me.left == 0 {
+				me.seen = r.steals.Load()
+			}
 			return lo, hi, true
 		}
 		r.list(w, false)
@@ -232,9 +237,13 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 }
 
 // Hungry reports whether w has held its range for over minHold while
-// another worker waits in Idle or has stolen from w's range since w's Next:
-// the thieves found work there, and what w's batch holds is hidden from
-// them. Only then does it read the clock. It gives back only a rest that
+// another worker waits in Idle or has stolen from w's range since w's Next
+// (the thieves found work there, and what w's batch holds is hidden from
+// them), or, where w's Next took all that its range held, while a worker
+// has stolen from any range since: thieves cannot steal from w's empty
+// range, and without that a batch that reached the loop's dearest items
+// would hide them until a worker waits, which with many thieves busy
+// elsewhere is near the end of the loop. Only then does it read the clock. It gives back only a rest that
 // would take over minHold at the rate w's range has run at so far: a
 // cheaper rest costs a waiting worker less than the give-back costs both
 // (a take for each and batches that start again from one item), as at the
@@ -254,8 +263,8 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // workers waiting in Idle stop waiting for it (see holds).
 func (r *stealRun) Hungry(w, next int) bool {
 	me := &r.ws[w]
-	if r.hungry.Load() == 0 && me.own.Remaining() >= me.left {
-		return false
+	if r.hungry.Load() == 0 && me.own.Remaining() >= me.left && (me.left > 0 || r.steals.Load() == me.seen) {
+		return false // no one waits, no one stole from w, or from anyone if w's range is empty
 	}
 	// held is how long w has processed [lo, next) for, or longer where a
 	// fixed grain skipped the clock at Next (see measure): the rest's cost,
@@ -402,8 +411,9 @@ func (r *stealRun) measure(me *stealWorker) {
 // A batch is not bounded by what its worker's range has left: the batch
 // that first reaches far dearer items (the tail of a loop, a stolen chunk
 // of them) hides them from thieves only until a thief finds nothing and
-// waits, and then only for a piece, whose items pieceSize bounds by the
-// worker's share of the loop. Halving the batch towards the end of each
+// waits, steals from the worker's range or, where the batch took all of
+// it, steals anywhere, and then only for a piece, whose items pieceSize
+// bounds by the worker's share of the loop. Halving the batch towards the end of each
 // range cost a take and a clock reading for each halving, which loops of
 // a few microseconds a worker (tiny ones, many workers) felt.
 func nextBatch(batch, done int, elapsed int64) int {
@@ -487,6 +497,7 @@ func (r *stealRun) steal(w int) bool {
 					me.batch = me.grain
 				}
 				me.counts.Steals++
+				r.steals.Add(1)
 				return true
 			}
 			me.counts.FailedSteals++
