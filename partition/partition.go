@@ -40,8 +40,8 @@
 //     more than the piece in progress, try only the workers listed as
 //     holding items, and the holder gives the rest back when its piece ends.
 //   - Under preemption: a worker descheduled mid-batch measures its items as
-//     dear; that shrinks its next batch 4x at most, the batch regrows 2x per
-//     measurement, and what it held while away is given back to the others
+//     dear; that shrinks its next batch 4x at most, the next measurement
+//     restores it, and what it held while away is given back to the others
 //     as soon as it runs again.
 package partition
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -221,7 +222,8 @@ func TestStealingStealsAndCounts(t *testing.T) {
 
 // TestAutoAdaptsBatches: with a clock that says each item costs 1 µs,
 // adaptive batches settle at the 10 µs target, about 10 items; at 1 ns per
-// item they grow (doubling) to large batches.
+// item they grow to large batches, 8x per batch: 32, 256, 2,048, 10,000.
+// A short loop's share takes few batches.
 func TestAutoAdaptsBatches(t *testing.T) {
 	for _, tc := range []struct {
 		nsPerItem int64
@@ -241,6 +243,17 @@ func TestAutoAdaptsBatches(t *testing.T) {
 		if last < tc.lo || last > tc.hi {
 			t.Errorf("at %d ns per item the batch settled at %d items; want %d to %d", tc.nsPerItem, last, tc.lo, tc.hi)
 		}
+	}
+	var now int64
+	run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1<<24, 1)
+	var got []int
+	for range 4 {
+		a, b, _ := run.Next(0)
+		got = append(got, b-a)
+		now += int64(b - a) // 1 ns per item
+	}
+	if want := []int{32, 256, 2048, 10_000}; !slices.Equal(got, want) {
+		t.Errorf("batches at 1 ns per item: %v; want %v", got, want)
 	}
 }
 

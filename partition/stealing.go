@@ -35,7 +35,7 @@ func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 // the measured cost of items. A worker's first batch is clamp(block/32, 1,
 // 32) items, processed in min(workers, 16) pieces; after each batch it sizes
 // the next to take about 10 µs at the cost per item it measured, but never
-// more than twice the previous batch and never less than a quarter of it,
+// more than 8 times the previous batch and never less than a quarter of it,
 // and processes it in pieces of about 2 µs, or of 1/128 of its share of the
 // items if that is fewer; after a give-back or a steal it starts again from
 // one item. Workers that find nothing to steal keep polling while any
@@ -87,6 +87,7 @@ const (
 	targetBatch   = 10_000 // ns an adaptive batch should take
 	minHold       = 2_000  // ns a range is held before a give-back (see Hungry)
 	maxBatch      = 1 << 16
+	maxGrowth     = 8     // times the last batch that an adaptive batch grows to at most
 	maxFirstBatch = 32    // items of a worker's first batch at most, unless a grain is set
 	clockEvery    = 1_000 // ns of ranges between clock readings, fixed grains (see measure)
 	maxSkipped    = 16    // Nexts without a clock reading at most, fixed grains
@@ -400,8 +401,12 @@ func (r *stealRun) measure(me *stealWorker) {
 // batch's own cost (a clock reading and a take) small beside its items;
 // pieces split it where others wait. The other bounds make the sizing safe
 // where the measurement misleads:
-//   - twice the last batch at most: a batch extrapolates at most 2x from
-//     what was measured.
+//   - maxGrowth times the last batch at most: a batch extrapolates at most
+//     that far from what was measured, so that one measurement of a few
+//     items does not size a long batch. What a batch hides from thieves is
+//     bounded by its pieces and the give-back, not by this; growing 2x at a
+//     time took a short loop's share (a few microseconds a worker) five or
+//     six batches to cover, a take and a clock reading each.
 //   - a quarter of the last batch at least: one measurement that a
 //     preemption inflated (a worker descheduled for milliseconds mid-batch)
 //     shrinks the batch 4x, not to one item, and the next measurement
@@ -413,12 +418,13 @@ func (r *stealRun) measure(me *stealWorker) {
 // of them) hides them from thieves only until a thief finds nothing and
 // waits, steals from the worker's range or, where the batch took all of
 // it, steals anywhere, and then only for a piece, whose items pieceSize
-// bounds by the worker's share of the loop. Halving the batch towards the end of each
-// range cost a take and a clock reading for each halving, which loops of
-// a few microseconds a worker (tiny ones, many workers) felt.
+// bounds by the worker's share of the loop. Halving the batch towards the
+// end of each range cost a take and a clock reading for each halving,
+// which loops of a few microseconds a worker (tiny ones, many workers)
+// felt.
 func nextBatch(batch, done int, elapsed int64) int {
 	next := max(int64(done)*targetBatch/elapsed, int64(batch/4))
-	return int(max(min(next, 2*int64(batch), maxBatch), 1))
+	return int(max(min(next, maxGrowth*int64(batch), maxBatch), 1))
 }
 
 // pieceSize returns the piece of a range of n items that cost perItem ns
