@@ -43,7 +43,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 		blockKeys[b] = s.end()
 		return ok
 	}
-	var place func(b int, dest []int)
+	var place func(all []T, b int, dest []int)
 	if elems, pred, ok := f.sliceElems(); ok && pred != nil {
 		sel := make([][]uint16, nb) // sel[b]: the offsets in block b of its elements
 		local := make([][]uint16, nb)
@@ -73,7 +73,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 				}
 				return true
 			}, nil)
-		place = func(b int, next []int) {
+		place = func(all []T, b int, next []int) {
 			in, ls := elems[b*bl:], local[b]
 			ss := sel[b][:len(ls)]
 			for i, l := range ls {
@@ -108,7 +108,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 				}
 				return true
 			}, nil)
-		place = func(b int, dest []int) {
+		place = func(all []T, b int, dest []int) {
 			at := 0
 			for l, c := range ix.blocks[b].count {
 				copy(all[dest[l]:], sorted[b][at:at+c])
@@ -121,7 +121,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 	all = make([]T, start[len(start)-1])
 	each(x, nb, func(b0, b1 int) {
 		for b := b0; b < b1; b++ {
-			place(b, dest[b])
+			place(all, b, dest[b])
 		}
 	})
 	return ix, all, start
@@ -138,40 +138,57 @@ type flowGrouper[T any, K comparable] struct {
 }
 
 // A selNumbering numbers the keys of a Where over a slice as groupFlow
-// selects its elements, in one loop per batch, in memory rather than in
-// variables of its loop (see folder).
+// selects its elements: per batch, one loop selects them (selectOffsets),
+// one calls key on those selected and one numbers the keys. Each loop that
+// calls a user function does nothing else: Go's calls save no register, so
+// every value a loop keeps across a call is stored and loaded again.
 type selNumbering[T any, K comparable] struct {
 	*flowGrouper[T, K]
 	pred func(T) bool
 	key  func(T) K
 	sh   intShape
+	offs []int32 // the offsets in a batch of the elements pred keeps
+	ks   []K     // their keys
 }
 
 // batch selects the elements of block[a:e] that pred keeps, appending their
 // offsets in the block to sel, and numbers their keys, appending their
-// local numbers to local. Every offset is written and the selected ones
-// kept, with no branch on pred's result, which a processor cannot predict
-// for a random selection.
+// local numbers to local.
 func (s *selNumbering[T, K]) batch(block []T, a, e int) {
-	at := len(s.sel)
-	sel, n := slices.Grow(s.sel, e-a)[:at+e-a], at
-	for i := a; i < e; i++ {
-		sel[n] = uint16(i)
-		if s.pred(block[i]) {
-			n++
-		}
+	b := block[a:e]
+	var sel []int32
+	s.offs, sel = selectOffsets(s.offs, b, s.pred)
+	if len(s.ks) < len(sel) {
+		s.ks = make([]K, max(len(sel), batchLen))
 	}
-	s.sel = sel[:n]
-	s.local = slices.Grow(s.local, n-at)[:n]
-	for j := at; j < n; j++ {
-		k := s.key(block[s.sel[j]])
-		u := bitsOfKey(k, s.sh) // unused unless K is an integer kind (dense is off otherwise)
-		l := s.dense.find(u)
-		if l < 0 {
-			l = int32(s.slow(k, u, j))
+	ks := s.ks[:len(sel)]
+	for j, i := range sel {
+		ks[j] = s.key(b[i])
+	}
+	g := s.flowGrouper
+	at := len(g.sel)
+	g.sel = slices.Grow(g.sel, len(ks))[:at+len(ks)]
+	g.local = slices.Grow(g.local, len(ks))[:at+len(ks)]
+	offs, local := g.sel[at:], g.local[at:]
+	offs, local, sel = offs[:len(ks)], local[:len(ks)], sel[:len(ks)]
+	sh, d := s.sh, &g.dense
+	base, slots := d.base, d.slots // d's window, in variables while no key is new
+	for j, k := range ks {
+		u := bitsOfKey(k, sh) // unused unless K is an integer kind (dense is off otherwise)
+		l := int32(-1)
+		if off := u - base; off < uint64(len(slots)) {
+			l = slots[off]
 		}
-		s.local[j] = uint16(l)
-		s.bi.count[l]++
+		if l < 0 {
+			l = int32(g.slow(k, u, at+j))
+			base, slots = d.base, d.slots
+		}
+		offs[j] = uint16(a + int(sel[j]))
+		local[j] = uint16(l)
+	}
+	count := g.bi.count
+	for _, l := range local {
+		count[l]++
 	}
 }
 
