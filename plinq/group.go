@@ -11,10 +11,10 @@ type Group[K comparable, T any] struct {
 // appear in q, each holding its elements in query order; the same groups
 // in every run, whatever the workers and the partitioner. key is called
 // once per element, concurrently from several goroutines. The grouping
-// takes O(n) time and memory for n elements, and all groups' Items share
-// one allocation, each capped, so appending to one copies it. A NaN key, unequal to itself,
-// makes a group of its own per element, as in a map. GroupBy panics if key
-// is nil.
+// takes O(n) time and memory for n elements. Groups' Items share
+// allocations, each group's capped, so appending to one copies it. A NaN
+// key, unequal to itself, makes a group of its own per element, as in a
+// map. GroupBy panics if key is nil.
 func GroupBy[T any, K comparable](q Query[T], key func(T) K) Query[Group[K, T]] {
 	mustFunc("GroupBy", "key", key == nil)
 	return derive(q, func(x *exec) flow[Group[K, T]] {
@@ -24,20 +24,17 @@ func GroupBy[T any, K comparable](q Query[T], key func(T) K) Query[Group[K, T]] 
 		// slice is grouped as it runs (groupFlow), the others collected
 		// first (for free if a slice).
 		var ix *keyIndex[K]
-		var all []T
+		var out groupParts[T]
 		var start []int
 		if f := q.flow(x); !f.isSlice && (f.indexed || f.filter != nil) {
-			ix, all, start = groupFlow(x, f, key)
+			ix, out, start = groupFlow(x, f, key)
 		} else {
 			items := collect(x, f, true)
 			ix = indexKeys(x, items, key)
-			all, start = arrange(x, ix, items)
+			all, s := arrange(x, ix, items)
+			out, start = oneGroupPart(all), s
 		}
-		groups := make([]Group[K, T], len(ix.keys))
-		for g, k := range ix.keys {
-			groups[g] = Group[K, T]{k, all[start[g]:start[g+1]:start[g+1]]}
-		}
-		return ownedFlow(groups)
+		return ownedFlow(groupsOf(ix.keys, start, out))
 	})
 }
 

@@ -23,9 +23,10 @@ import "slices"
 // flows keep each block's elements sorted by local number, stably, and
 // their runs are copied to their places.
 //
-// It returns all elements group by group and where each group starts, as
-// arrange does, and the key index.
-func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyIndex[K], all []T, start []int) {
+// It returns the key index, the elements group by group, in parts
+// allocated in parallel (groupParts), and where each group starts in that
+// order, as arrange does.
+func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyIndex[K], out groupParts[T], start []int) {
 	bl := groupBlock
 	nb := (f.n + bl - 1) / bl
 	ix = &keyIndex[K]{blocks: make([]blockIndex, nb)}
@@ -43,7 +44,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 		blockKeys[b] = s.end()
 		return ok
 	}
-	var place func(all []T, b int, dest []int)
+	var place func(runs [][]T, next []int, b int)
 	if elems, pred, ok := f.sliceElems(); ok && pred != nil {
 		sel := make([][]uint16, nb) // sel[b]: the offsets in block b of its elements
 		local := make([][]uint16, nb)
@@ -73,13 +74,13 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 				}
 				return true
 			}, nil)
-		place = func(all []T, b int, next []int) {
+		place = func(runs [][]T, next []int, b int) {
 			in, ls := elems[b*bl:], local[b]
 			ss := sel[b][:len(ls)]
+			next = next[:len(runs)]
 			for i, l := range ls {
-				p := &next[l]
-				all[*p] = in[ss[i]]
-				*p++
+				runs[l][next[l]] = in[ss[i]]
+				next[l]++
 			}
 		}
 	} else {
@@ -108,23 +109,28 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 				}
 				return true
 			}, nil)
-		place = func(all []T, b int, dest []int) {
+		place = func(runs [][]T, _ []int, b int) {
 			at := 0
 			for l, c := range ix.blocks[b].count {
-				copy(all[dest[l]:], sorted[b][at:at+c])
+				copy(runs[l], sorted[b][at:at+c])
 				at += c
 			}
 		}
 	}
 	mergeKeys(x, ix, blockKeys)
 	start, dest := ix.places()
-	all = make([]T, start[len(start)-1])
+	out = allocGroups[T](x, start)
 	each(x, nb, func(b0, b1 int) {
+		var runs [][]T
+		var next []int // where each run's next element goes
 		for b := b0; b < b1; b++ {
-			place(all, b, dest[b])
+			runs = out.runs(runs, dest[b], ix.blocks[b].count)
+			next = slices.Grow(next[:0], len(runs))[:len(runs)]
+			clear(next)
+			place(runs, next, b)
 		}
 	})
-	return ix, all, start
+	return ix, out, start
 }
 
 // A flowGrouper is a worker's tables and buffers for groupFlow's blocks.

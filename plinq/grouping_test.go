@@ -145,7 +145,7 @@ type placed[I any] struct {
 
 // checkGroupFlows: GroupBy over a Where over a slice and over a Select,
 // which group the elements as the query yields them, match the reference,
-// each group's elements in input order.
+// each group's elements in input order, each group capped.
 func checkGroupFlows[I comparable](t *testing.T, name string, vals []I, opts []pfor.Option) {
 	t.Helper()
 	in := make([]placed[I], len(vals))
@@ -160,6 +160,11 @@ func checkGroupFlows[I comparable](t *testing.T, name string, vals []I, opts []p
 			return g.Key == w.Key && slices.Equal(g.Items, w.Items)
 		}) {
 			t.Fatalf("%s: %s with %d options: mismatch (-want +got):\n%s", name, op, len(opts), gocmp.Diff(want, got, cmpopts.EquateEmpty()))
+		}
+		for _, g := range got {
+			if cap(g.Items) != len(g.Items) {
+				t.Fatalf("%s: %s with %d options: group %v has cap %d, len %d; want them equal, so that appending copies", name, op, len(opts), g.Key, cap(g.Items), len(g.Items))
+			}
 		}
 	}
 	same("GroupBy over Where", must(plinq.GroupBy(plinq.From(in).With(opts...).Where(sel), keyOf).ToSlice()), refGroupBy(refWhere(in, sel), keyOf))
