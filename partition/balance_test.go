@@ -120,6 +120,16 @@ func shapes(n int) map[string]func(i int) int64 {
 	}
 }
 
+// costTotals returns the total cost of items 0..n-1 and the cost of the
+// dearest.
+func costTotals(n int, cost func(int) int64) (total, most int64) {
+	for i := range n {
+		total += cost(i)
+		most = max(most, cost(i))
+	}
+	return total, most
+}
+
 // TestAutoBalancesEveryShape: in virtual time, driven as pfor drives it,
 // Auto finishes within 5% (plus one heavy item) of the ideal makespan,
 // total/workers, for every cost shape with 2 and 3 workers, and within 10%
@@ -127,11 +137,7 @@ func shapes(n int) map[string]func(i int) int64 {
 func TestAutoBalancesEveryShape(t *testing.T) {
 	const n = 100_000
 	for name, cost := range shapes(n) {
-		var total, most int64
-		for i := range n {
-			total += cost(i)
-			most = max(most, cost(i))
-		}
+		total, most := costTotals(n, cost)
 		for _, workers := range []int{2, 3, 8, 16, 32} {
 			var clock int64
 			auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})

@@ -166,11 +166,7 @@ func TestStealingBatchAfterGiveBack(t *testing.T) {
 func TestStealingBalancesEveryShape(t *testing.T) {
 	const n = 100_000
 	for name, cost := range shapes(n) {
-		var total, most int64
-		for i := range n {
-			total += cost(i)
-			most = max(most, cost(i))
-		}
+		total, most := costTotals(n, cost)
 		for _, workers := range []int{2, 3, 8, 16, 64} {
 			var clock int64
 			p := stealingWith(partproto.Options{Clock: func() int64 { return clock }})
