@@ -12,8 +12,8 @@
 //
 // The workloads, in the order [All] returns them:
 //
-//	saxpy       n = 16,777,216  y[i] = 2.5*x[i] + y[i]; memory-bound, < 1 ns per item
-//	uniform     n = 1,000,000   out[i] = Spin(i, 96); even work, ~100 ns per item
+//	saxpy       n = 16,777,216  y[i] = 2.5*x[i] + y[i]; memory-bound
+//	uniform     n = 1,000,000   out[i] = Spin(i, 96); even work
 //	triangular  n = 20,000      out[i] = Spin(i, i*1280/n); cost grows along the range
 //	tailheavy   n = 100,000     Spin(i, 58), but Spin(i, 32000) in the last 2%
 //	randomskew  n = 100,000     Spin(i, c[i]), c Pareto(4/3) with scale 170 (splitmix64, seed 42)

@@ -3,7 +3,7 @@ package workload
 // matmul: C = A·B for dense n x n matrices, the textbook example of a parallel loop: item i is
 // row i of C, computed in i-k-j order (for each k, C[i][j] = A[i][k]*B[k][j] + C[i][j] along
 // the row, which streams through B's rows). Every row costs the same n·n multiply-adds, so
-// matmul is even work with a large body (about 0.2 ms per row at n = 512) and a shared
+// matmul is even work with a large body (n·n multiply-adds per item) and a shared
 // read-only B of n·n·8 bytes (2 MiB at n = 512) that every worker streams. The inputs are
 // formulas, so nothing is random: A[i][k] = ((i+2k)%13)/4 - 1, B[k][j] = ((3k+j)%11)/8. Products
 // are rounded before they are added (see the package documentation).

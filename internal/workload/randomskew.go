@@ -10,14 +10,14 @@ import "math"
 //	s = sqrt(u)
 //	c = int32(170 / (s*sqrt(s)))   (s*sqrt(s) = u^(3/4) = u^(1/alpha))
 //
-// c is never below 170 (u = 1) and has mean alpha/(alpha-1) * 170 = 680 iterations, about
-// 1.1 µs at 1.6 ns per iteration; the conversion to int32 rounds toward zero. For the default
-// n = 100,000 the mean is 650.8 (the sample misses part of the tail) and the largest cost is
-// c = 1,155,815, about 1.8 ms on its own at 1.6 ns per iteration.
+// c is never below 170 (u = 1) and has mean alpha/(alpha-1) * 170 = 680 iterations; the
+// conversion to int32 rounds toward zero. For the default n = 100,000 the mean is 650.8 (the
+// sample misses part of the tail) and the largest cost is c = 1,155,815, about 1,700 times
+// the mean on its own.
 //
 // Overflow guard: at u = 2^-53 the quotient is 170 * 2^39.75, about 1.6e14, far beyond int32,
 // and Go leaves an out-of-range float-to-int conversion implementation-dependent. So a
-// quotient of 2^31 or more is saturated to math.MaxInt32 (2^31 - 1 iterations, about 3.4 s).
+// quotient of 2^31 or more is saturated to math.MaxInt32 (2^31 - 1 iterations).
 // That happens only when (z>>11)+1 <= 3,061,600, i.e. u below 3.4e-10, with probability
 // 3.4e-10 per item; it never happens for the default n = 100,000 with seed 42
 // (TestRandomskewDefaultCosts checks the largest cost). No other cap is applied: the heavy

@@ -2,11 +2,12 @@ package workload
 
 // saxpy: y[i] = 2.5*x[i] + y[i], with x[i] = float64(i%1000) * 0.001 and y reset to 1. At the
 // default n = 16,777,216 the two slices take 256 MiB, far more than any cache, so the loop
-// is bound by memory bandwidth at well under 1 ns per item: it measures the scheduling
-// overhead of a parallel loop and how its partitioning keeps streams contiguous.
+// is bound by memory bandwidth at a fraction of a Spin iteration per item: it measures the
+// scheduling overhead of a parallel loop and how its partitioning keeps streams contiguous.
 
-// saxpyCost is saxpy's model cost per item in Spin iterations: about 0.5 ns of streaming
-// 24 bytes, against 1.6 ns per Spin iteration.
+// saxpyCost is saxpy's model cost per item in Spin iterations: streaming an item's 24 bytes
+// takes about a third of an iteration, as saxpy's sequential time per item over
+// BenchmarkSpin's ns/iter shows.
 const saxpyCost = 0.3
 
 // saxpyInstance is saxpy's Instance. x is read-only after New; Chunk updates y in place.

@@ -2,15 +2,15 @@ package workload
 
 // This file holds the workloads whose body is out[i] = Spin(float64(i), iters[i]): uniform,
 // triangular and tailheavy here, randomskew in randomskew.go. Each builds its iteration
-// counts once, in New, into a table; the table load costs about a nanosecond, against at least
-// 58 Spin iterations (~90 ns) per item, and lets one loop serve all four workloads.
+// counts once, in New, into a table; the table load is cheap against at least
+// 58 Spin iterations per item, and lets one loop serve all four workloads.
 
 // Iteration counts of benchmarks/WORKLOADS.md.
 const (
-	uniformIters   = 96    // uniform: ~100 ns per item
+	uniformIters   = 96    // uniform: every item
 	triangularTop  = 1280  // triangular: iters = i*1280/n, so 0 to 1279
-	tailLightIters = 58    // tailheavy: ~50 ns per light item
-	tailHeavyIters = 32000 // tailheavy: ~50 µs per heavy item, the last n/50 items
+	tailLightIters = 58    // tailheavy: a light item
+	tailHeavyIters = 32000 // tailheavy: a heavy item, the last n/50 items
 )
 
 // spinInstance is the Instance of a workload whose body is out[i] = Spin(float64(i), iters[i]).

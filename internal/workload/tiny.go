@@ -1,7 +1,7 @@
 package workload
 
-// tiny: out[i] += Spin(float64(i), 20), about 10 ns per item over n = 1,000 items, so a whole
-// parallel call does about 10 µs of work (5 µs per worker on 2 cores). One timed repetition
+// tiny: out[i] += Spin(float64(i), 20) over n = 1,000 items, so a whole parallel call does
+// only 20,000 Spin iterations of work, split among its workers. One timed repetition
 // is Calls = 2,000 back-to-back parallel calls, reported as time per call: it measures the
 // start-up and wake-up latency of a parallel call. The body accumulates, so the checksum
 // also shows that every call processed every item exactly once.

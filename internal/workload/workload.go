@@ -57,7 +57,7 @@ type Instance interface {
 	// that processed every item the same number of times since the last Reset.
 	Checksum() uint64
 
-	// Cost returns the model cost of item i, in Spin iterations (about 1.6 ns each), for a
+	// Cost returns the model cost of item i, in Spin iterations, for a
 	// scaling simulator: the iteration count for the Spin workloads, an estimate for saxpy,
 	// the row's escape iterations for mandelbrot, estimates for spmv, matmul and query.
 	// Cost is independent of Reset and of whether item i has run. It panics if i is not
