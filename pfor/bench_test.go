@@ -181,10 +181,9 @@ func atomicChunks(inst workload.Instance) {
 
 // benchWorkloads are BenchmarkRange's workloads: the seven of benchmarks/WORKLOADS.md,
 // then spmv and matmul, the sparse and the dense textbook kernels: cheap
-// enough to run with the others (spmv takes about 0.3 s to build; a
-// sequential run of spmv or matmul takes 0.02 to 0.15 s, against
-// mandelbrot's 1.6 s). The query workload is left to the benchmark module,
-// where plinq runs it beside these loops.
+// enough to run with the others (a sequential run of either, and building
+// spmv, take a fraction of mandelbrot's sequential run). The query workload
+// is left to the benchmark module, where plinq runs it beside these loops.
 func benchWorkloads() []workload.Workload {
 	ws := workload.All()
 	for _, name := range []string{"spmv", "matmul"} {

@@ -30,8 +30,8 @@ func TestIdleHelpersUseNoCPU(t *testing.T) {
 	}
 	// Finish the garbage collection those calls may have started, so that its
 	// background work (slow under the race detector, on a machine busy with
-	// other test binaries) does not fall into the window: it once took 27 ms
-	// of the 200 under CI's go test -race ./... on 2 cores.
+	// other test binaries) does not fall into the window, where it would count
+	// against the helpers.
 	runtime.GC()
 	time.Sleep(time.Millisecond)
 	before := cpuTime(t)
