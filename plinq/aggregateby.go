@@ -120,9 +120,9 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 // maxSegments of them. It depends on n only, which makes AggregateBy
 // deterministic. Each key has a value per part it has elements in, so the
 // bound keeps the values few where keys are many: 10M items over 1,000 keys
-// in Aggregate's 4,096 blocks made 4M values (1.1 s and 656 MiB
-// allocated, in BenchmarkGroupBy/impl=plinq-aggregateby), in 256 parts
-// at most 256,000.
+// in Aggregate's 4,096 blocks make up to 4M values (a cost
+// BenchmarkGroupBy/impl=plinq-aggregateby measures), in 256 parts at most
+// 256,000.
 func segmentLen(n int) int { return max(blockLen(n), (n+maxSegments-1)/maxSegments) }
 
 // maxSegments bounds the parts of AggregateBy: enough for the workers of
