@@ -165,8 +165,6 @@ func TestReportInBrowser(t *testing.T) {
 	}
 }
 
-// TestBrowserCheckSeesFaults: the check itself reports a text outside its svg and an error
-// the page raises, so that TestReportInBrowser's silence means something.
 // TestStandaloneSVGInBrowser checks WriteSVG's image as TestReportInBrowser checks the page:
 // every text inside its svg, every chart inside the image.
 func TestStandaloneSVGInBrowser(t *testing.T) {
@@ -188,6 +186,8 @@ func TestStandaloneSVGInBrowser(t *testing.T) {
 	}
 }
 
+// TestBrowserCheckSeesFaults: the check itself reports a text outside its svg and an error
+// the page raises, so that TestReportInBrowser's silence means something.
 func TestBrowserCheckSeesFaults(t *testing.T) {
 	page := `<!DOCTYPE html>
 <html><head><title>t</title></head><body>
