@@ -7,7 +7,7 @@ import (
 
 // A Matrix is an n x n matrix of float64 in row-major order.
 type Matrix struct {
-	N int
+	N int       // rows and columns
 	A []float64 // A[i*N+j] is row i, column j
 }
 

@@ -26,20 +26,20 @@ const maxWorkers = 4096
 
 // Options are the parsed command line.
 type Options struct {
-	Workloads  []workloads.Workload
-	Impls      []impls.Impl
-	Workers    []int
-	N          int
-	Scale      float64
-	Repeat     int
-	Out        string
-	JSON       bool
-	CPUProfile string
-	Trace      string
-	Noise      bool
-	Simulate   bool
-	Replay     string // with Simulate: the results.json whose calibration to predict from again
-	Timeline   string // workload whose timeline the report draws; "" for none
+	Workloads  []workloads.Workload // -workloads, in report order
+	Impls      []impls.Impl         // -impls
+	Workers    []int                // -workers, increasing
+	N          int                  // -n: items of every workload; 0 to use Scale
+	Scale      float64              // -scale: work per repetition relative to WORKLOADS.md
+	Repeat     int                  // -repeat: timed repetitions per cell
+	Out        string               // -out: directory of the report files
+	JSON       bool                 // -json: also write results.json
+	CPUProfile string               // -cpuprofile: file of a CPU profile of the run; "" for none
+	Trace      string               // -trace: file of a runtime/trace of the run; "" for none
+	Noise      bool                 // -noise: run beside a burner process
+	Simulate   bool                 // -simulate: run the scaling simulator instead
+	Replay     string               // with Simulate: the results.json whose calibration to predict from again
+	Timeline   string               // workload whose timeline the report draws; "" for none
 }
 
 const usageHead = `usage: stealbench [flags]

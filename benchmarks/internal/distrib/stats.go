@@ -4,7 +4,7 @@ import "time"
 
 // PoolStats describes what a Pool's workers did (see Pool.Stats).
 type PoolStats struct {
-	Policy  Policy
+	Policy  Policy        // the pool's distribution policy
 	Workers []WorkerStats // the pool's workers by index, then the guests, in order of their first Run
 }
 

@@ -26,7 +26,7 @@ const (
 // Impl is one implementation of a parallel loop.
 type Impl struct {
 	Name   string // as in benchmark names: "impl=" + Name
-	Group  Group
+	Group  Group  // baseline, stealkit or peer: how the report colours and groups it
 	Module string // module whose version the output records; "" for the standard library and stealkit
 	About  string // how it runs a loop, one line
 

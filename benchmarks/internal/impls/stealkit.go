@@ -11,7 +11,7 @@ import (
 
 // Partitioner is one of stealkit's partitioners, as the runner and the simulator use it.
 type Partitioner struct {
-	Name string
+	Name string // as in implementation names: "static", "auto", ...
 	// New returns the partitioner. clock is the time source of the stealing partitioners
 	// (stealing and auto: batch sizing, and when a worker gives back part of its range), nil
 	// for the process's monotonic clock; the simulator passes its virtual time. The others

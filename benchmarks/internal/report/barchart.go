@@ -3,10 +3,10 @@ package report
 // A Bar is one bar of a BarChart: the label left of it, its length, its fill (a CSS colour)
 // and a note printed after it and in its tooltip.
 type Bar struct {
-	Label  string
-	Value  float64
-	Colour string
-	Note   string
+	Label  string  // left of the bar
+	Value  float64 // the bar's length, in the chart's unit
+	Colour string  // the bar's fill, a CSS colour
+	Note   string  // printed after the bar and in its tooltip
 }
 
 // BarChart returns an SVG element, for inline use in an XHTML page, that draws bars as

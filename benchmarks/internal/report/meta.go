@@ -15,38 +15,38 @@ import (
 
 // Report is everything one run of the runner produced.
 type Report struct {
-	Meta      Meta              `json:"meta"`
-	Results   []runner.Result   `json:"results,omitempty"`
-	Timelines []runner.Timeline `json:"timelines,omitempty"`
-	Study     *simulate.Study   `json:"simulation,omitempty"`
+	Meta      Meta              `json:"meta"`                 // how the run was made
+	Results   []runner.Result   `json:"results,omitempty"`    // the comparison's cells
+	Timelines []runner.Timeline `json:"timelines,omitempty"`  // one run per stealkit partitioner, chunk by chunk
+	Study     *simulate.Study   `json:"simulation,omitempty"` // the scaling study, with -simulate
 }
 
 // Meta describes the run: when, where, with what and how.
 type Meta struct {
-	Date       string    `json:"date"`
-	Command    string    `json:"command"`
-	GoVersion  string    `json:"go_version"`
-	OS         string    `json:"os"`
-	Arch       string    `json:"arch"`
-	CPU        string    `json:"cpu"`
-	NumCPU     int       `json:"num_cpu"`
-	GOMAXPROCS int       `json:"gomaxprocs"`
-	LoadAvg    string    `json:"load_average"` // /proc/loadavg's first three fields at the start
-	Versions   []Version `json:"versions"`
-	Scale      float64   `json:"scale"`
-	N          int       `json:"n,omitempty"`
-	Repeat     int       `json:"repeat"`
-	PeerTasks  int       `json:"peer_tasks_per_worker"`
-	Noise      bool      `json:"noise"`
+	Date       string    `json:"date"`                  // when the run started, RFC 3339 in UTC
+	Command    string    `json:"command"`               // the command line
+	GoVersion  string    `json:"go_version"`            // runtime.Version()
+	OS         string    `json:"os"`                    // runtime.GOOS
+	Arch       string    `json:"arch"`                  // runtime.GOARCH
+	CPU        string    `json:"cpu"`                   // the CPU's model name, or GOARCH where /proc/cpuinfo has none
+	NumCPU     int       `json:"num_cpu"`               // runtime.NumCPU()
+	GOMAXPROCS int       `json:"gomaxprocs"`            // runtime.GOMAXPROCS(0)
+	LoadAvg    string    `json:"load_average"`          // /proc/loadavg's first three fields at the start
+	Versions   []Version `json:"versions"`              // the modules in the build
+	Scale      float64   `json:"scale"`                 // -scale
+	N          int       `json:"n,omitempty"`           // -n, 0 if not given
+	Repeat     int       `json:"repeat"`                // -repeat
+	PeerTasks  int       `json:"peer_tasks_per_worker"` // chunks per worker given to the task-pool peers
+	Noise      bool      `json:"noise"`                 // -noise
 	NoiseCores float64   `json:"noise_cores,omitempty"` // CPU the burner used, in cores
-	Elapsed    float64   `json:"elapsed_s"`
-	OtherLoad  float64   `json:"other_load_cores"` // cores kept busy by others during the run (processes, and the host's part), -1 if unknown
-	HostLoad   float64   `json:"host_load_cores"`  // the host's part of OtherLoad (steal time), -1 if unknown
+	Elapsed    float64   `json:"elapsed_s"`             // the run's wall time, in seconds
+	OtherLoad  float64   `json:"other_load_cores"`      // cores kept busy by others during the run (processes, and the host's part), -1 if unknown
+	HostLoad   float64   `json:"host_load_cores"`       // the host's part of OtherLoad (steal time), -1 if unknown
 }
 
 // Version is one module in the build.
 type Version struct {
-	Path    string `json:"path"`
+	Path    string `json:"path"` // module path
 	Version string `json:"version"`
 	Replace string `json:"replace,omitempty"` // where a replaced module came from
 }

@@ -158,9 +158,9 @@ func takes(m simulate.Machine) string {
 // NoiseRow is one workload's line under noise: each stealkit partitioner's time, and how the
 // default (auto) compares with the best of the others.
 type NoiseRow struct {
-	Workload                                     string
+	Workload                                     string  // the workload's name
 	Static, Dynamic, Guided, Stealing, Auto, Seq float64 // median ns per call; 0 if not run
-	StaticSpeedup, StealingSpeedup, AutoSpeedup  float64
+	StaticSpeedup, StealingSpeedup, AutoSpeedup  float64 // Seq over the partitioner's time; 0 if not run
 }
 
 // AutoOverBest returns auto's time over the best time of static, dynamic, guided and stealing

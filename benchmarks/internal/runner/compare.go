@@ -17,13 +17,13 @@ import (
 
 // Config is what a comparison runs.
 type Config struct {
-	Workloads []workloads.Workload
-	Impls     []impls.Impl // "sequential" is added if missing: speedups need it
-	Workers   []int        // worker counts, each at least 1
-	Scale     float64      // work scale (see workloads.Workload.Size)
-	N         int          // items, if > 0, for every workload
-	Repeat    int          // timed repetitions, at least 1, after one untimed warm-up
-	Progress  io.Writer    // where progress goes; nil for none
+	Workloads []workloads.Workload // in report order
+	Impls     []impls.Impl         // "sequential" is added if missing: speedups need it
+	Workers   []int                // worker counts, each at least 1
+	Scale     float64              // work scale (see workloads.Workload.Size)
+	N         int                  // items, if > 0, for every workload
+	Repeat    int                  // timed repetitions, at least 1, after one untimed warm-up
+	Progress  io.Writer            // where progress goes; nil for none
 
 	// BeforeRound, if not nil, is called before each round of repetitions (the warm-up round
 	// included), outside every timed repetition: the simulator calibrates there, so that its
@@ -50,12 +50,12 @@ type Config struct {
 type Result struct {
 	Workload   string    `json:"workload"`
 	Impl       string    `json:"impl"`
-	Group      string    `json:"group"`
+	Group      string    `json:"group"` // the implementation's group: baseline, stealkit or peer
 	Workers    int       `json:"workers"`
-	N          int       `json:"n"`
-	Calls      int       `json:"calls"`
+	N          int       `json:"n"`                  // items per call
+	Calls      int       `json:"calls"`              // calls per repetition
 	TimesNs    []float64 `json:"times_ns,omitempty"` // each timed repetition, per call
-	MedianNs   float64   `json:"median_ns"`
+	MedianNs   float64   `json:"median_ns"`          // the median of TimesNs
 	Speedup    float64   `json:"speedup"`            // sequential median / median
 	Efficiency float64   `json:"efficiency"`         // speedup / workers
 	VsPeer     float64   `json:"vs_best_peer"`       // median / best peer's median; 0 if no peer ran

@@ -13,12 +13,12 @@ import (
 
 // Chunk is one range a worker ran, with when it ran, relative to the start of the run.
 type Chunk struct {
-	Worker  int   `json:"worker"`
-	Lo      int   `json:"lo"`
+	Worker  int   `json:"worker"` // the worker that ran it, 0 to Workers-1
+	Lo      int   `json:"lo"`     // the range [Lo, Hi)
 	Hi      int   `json:"hi"`
-	StartNs int64 `json:"start_ns"`
-	EndNs   int64 `json:"end_ns"`
-	Stolen  bool  `json:"stolen"` // the range came from a steal, not from the worker's own block
+	StartNs int64 `json:"start_ns"` // when it started
+	EndNs   int64 `json:"end_ns"`   // when it ended
+	Stolen  bool  `json:"stolen"`   // the range came from a steal, not from the worker's own block
 }
 
 // Timeline is one run of a partitioner, chunk by chunk.
@@ -26,11 +26,11 @@ type Timeline struct {
 	Workload    string  `json:"workload"`
 	Partitioner string  `json:"partitioner"`
 	Workers     int     `json:"workers"`
-	N           int     `json:"n"`
-	MakespanNs  int64   `json:"makespan_ns"`
-	Steals      int64   `json:"steals"`
-	Imbalance   float64 `json:"imbalance"`
-	Chunks      []Chunk `json:"chunks"`
+	N           int     `json:"n"`           // items
+	MakespanNs  int64   `json:"makespan_ns"` // from the start of the run until every worker returned
+	Steals      int64   `json:"steals"`      // successful steals
+	Imbalance   float64 `json:"imbalance"`   // max worker busy time / mean
+	Chunks      []Chunk `json:"chunks"`      // every chunk, worker by worker, each in the order it ran
 }
 
 // RecordTimeline runs one pass of inst with p on workers goroutines, one per worker, each

@@ -81,12 +81,12 @@ type Model struct {
 type Result struct {
 	Partitioner  string  `json:"partitioner"`
 	Workers      int     `json:"workers"`
-	MakespanNs   float64 `json:"makespan_ns"`
-	Efficiency   float64 `json:"efficiency"` // sequential time / (workers · makespan)
-	Steals       int64   `json:"steals"`
-	FailedSteals int64   `json:"failed_steals"`
-	Chunks       int64   `json:"chunks"`
-	Imbalance    float64 `json:"imbalance"` // max worker busy time / mean
+	MakespanNs   float64 `json:"makespan_ns"`   // predicted time of the call
+	Efficiency   float64 `json:"efficiency"`    // sequential time / (workers · makespan)
+	Steals       int64   `json:"steals"`        // successful steals
+	FailedSteals int64   `json:"failed_steals"` // steal attempts that found nothing or lost a race
+	Chunks       int64   `json:"chunks"`        // ranges handed to the body
+	Imbalance    float64 `json:"imbalance"`     // max worker busy time / mean
 }
 
 // Run simulates one call of pfor.Chunks over the items of c with p on workers workers. As

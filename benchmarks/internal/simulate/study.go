@@ -11,14 +11,14 @@ import (
 // Study is a scaling study: predictions for each workload, partitioner and number of
 // workers, and their check against measurements.
 type Study struct {
-	Machine   Machine    `json:"machine"`
-	Workers   []int      `json:"workers"`
-	Workloads []Workload `json:"workloads"`
+	Machine   Machine    `json:"machine"`   // the costs measured apart from the workloads
+	Workers   []int      `json:"workers"`   // the worker counts predicted
+	Workloads []Workload `json:"workloads"` // each workload's calibration and predictions
 	Tolerance float64    `json:"tolerance"` // largest relative error a check may have
 	// DisturbedCores is the load of others, in CPUs, above which a check does not count in
 	// the verdict; 0 means Disturbed.
 	DisturbedCores float64 `json:"disturbed_cores,omitempty"`
-	Checks         []Check `json:"validation"`
+	Checks         []Check `json:"validation"` // predictions against measurements at the measured worker counts
 	// ReplayedFrom, if set, names the results file whose recorded calibration the predictions
 	// were made from again; such a study measured nothing and has no checks.
 	ReplayedFrom string `json:"replayed_from,omitempty"`
@@ -29,8 +29,8 @@ type Study struct {
 // Workload holds one workload's calibration and predictions.
 type Workload struct {
 	Name  string `json:"name"`
-	N     int    `json:"n"`
-	Calls int    `json:"calls"`
+	N     int    `json:"n"`     // items per call
+	Calls int    `json:"calls"` // calls per repetition
 	// UnitNs[k-1] is the time of one cost unit with k cores running the workload at once.
 	UnitNs []float64 `json:"unit_ns"`
 	// RestartNs is what a chunk that does not continue its worker's previous range costs
