@@ -58,12 +58,12 @@ type Job struct {
 	// sends one token (see join).
 	finished atomic.Int64
 
-	Run   partition.Run
+	Run   partition.Run          // the call's run, set by Start: slot s takes its ranges from Run.Next(s)
 	split partproto.SplittingRun // Run, if it splits; else nil
 	Body  Body                   // set once per job object (Init)
 	halt  <-chan struct{}        // ctx.Done(), polled before every chunk; nil if it can never be done
 	Stats []SlotStats            // nil unless the call collects statistics, one per slot
-	Slots int32
+	Slots int32                  // the call's worker slots, slot 0 the caller's; set before Start
 
 	// Slots that found no work while another holds an overdue range poll
 	// for a while, then sleep until a slot finishes a chunk or stops.

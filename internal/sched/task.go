@@ -18,7 +18,7 @@ import (
 // steal that takes it; the thief's results are published by its store of
 // done, which the owner waits for before reusing the frame.
 type Task struct {
-	Job   Runner
+	Job   Runner        // the work: Exec runs it on the worker that takes the task
 	Spare Runner        // frames: the job of the previous other type, for reuse by the owner
 	owner *Worker       // frames: the worker whose stack the frame belongs to; nil for other tasks
 	seq   uint64        // frames: the current use, counted by the owner
