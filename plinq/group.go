@@ -2,8 +2,8 @@ package plinq
 
 // A Group is the elements of a query that share a key, in query order.
 type Group[K comparable, T any] struct {
-	Key   K
-	Items []T
+	Key   K   // the key its elements share
+	Items []T // the elements, in query order
 }
 
 // GroupBy returns the query of q's elements grouped by key(x), compared
