@@ -45,12 +45,14 @@ type variant int
 const (
 	asWritten variant = iota
 	// naiveBatch: a batch reaching into the steal range returns
-	// [l, min(l+k, mid)) without a CAS (STEALRANGE-NOTES.md, fact 4).
+	// [l, min(l+k, mid)) without a CAS (README.md, "Batch take with an owner CAS").
 	naiveBatch
-	// resetStealFirst and resetLowFirst: Reset with two writes (fact 5).
+	// resetStealFirst and resetLowFirst: Reset with two writes (README.md,
+	// "Three-write Reset and GiveBack").
 	resetStealFirst
 	resetLowFirst
-	// carveRoundsDown: mid = e - (e-l)/4 (fact 3; span.go's carve doc).
+	// carveRoundsDown: mid = e - (e-l)/4 (README.md, the quarter's
+	// rounding; span.go's carve doc).
 	carveRoundsDown
 	// keepBatchOnLostCAS: after losing its CAS to a thief the owner keeps
 	// its whole reservation [l, e) instead of [l, mid).
