@@ -32,9 +32,8 @@ type Runner interface{ Exec(w *Worker) }
 
 // CacheLinePad follows the fields of objects that one worker writes on
 // every fork, so that no two of them share a cache line whatever the
-// allocator puts next to them. Measured: without it, fib on two workers
-// used twice the CPU of fib on one, each fork paying for cache misses on
-// lines the other worker was writing.
+// allocator puts next to them. Without it, each fork of fib on two workers
+// paid for cache misses on lines the other worker was writing.
 type CacheLinePad [64]byte
 
 // A frame is a task padded to two cache lines (see CacheLinePad): the
