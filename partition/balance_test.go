@@ -308,3 +308,45 @@ func TestAutoShortLoopsManyWorkers(t *testing.T) {
 		t.Logf("1,000 items of %3d ns, %3d workers: auto %.3f x static", tc.nsPerItem, workers, float64(got)/float64(st))
 	}
 }
+
+// idleCounter counts the Idle calls of a run that report true: the polls of
+// workers that found nothing.
+type idleCounter struct {
+	partproto.SplittingRun
+	polls int
+}
+
+func (c *idleCounter) Idle(w int) bool {
+	ok := c.SplittingRun.Idle(w)
+	if ok {
+		c.polls++
+	}
+	return ok
+}
+
+// TestAutoEvenLoopsEndWithoutPolls: on even loops of 1,000 items of 10 and
+// 100 ns with 2 to 256 workers, where the caller starts before its helpers,
+// no worker that finds nothing polls for a give-back: at the end of an even
+// loop every holder is on its last piece or holds a rest that would take
+// under minHold, which it would not give back. Holders that counted as
+// holding through their last piece, or for so cheap a rest, kept the
+// workers that finished first polling, a take and a yield a poll: on all
+// but two of these loops.
+func TestAutoEvenLoopsEndWithoutPolls(t *testing.T) {
+	const n = 1000
+	for _, nsPerItem := range []int64{10, 100} {
+		for workers := 2; workers <= 256; workers *= 2 {
+			start := make([]int64, workers)
+			for w := 1; w < workers; w++ {
+				start[w] = 150 // the helpers start after the caller
+			}
+			var clock int64
+			auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})
+			run := &idleCounter{SplittingRun: auto.Start(0, n, workers).(partproto.SplittingRun)}
+			simulateFrom(run, start, func(int) int64 { return nsPerItem }, perNext, perPiece, &clock)
+			if run.polls != 0 {
+				t.Errorf("1,000 items of %d ns, %d workers: %d polls for a give-back; want none", nsPerItem, workers, run.polls)
+			}
+		}
+	}
+}
