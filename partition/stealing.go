@@ -443,8 +443,9 @@ func nextBatch(batch, done int, elapsed int64) int {
 
 // pieceSize returns the piece of a range of n items that cost perItem ns
 // each: as many items as take maxPieceTime, but no more than maxPiece, and
-// at least as many as take minPiece; if the cost is not known yet,
-// n/min(workers, 16).
+// at least as many as take minPiece; if the cost is not known yet, a
+// min(workers, 16)th of n, rounded up, so that n is that many pieces at
+// most, not up to twice as many pieces of one item where n is short.
 //
 // Pieces trade the cost of a piece (a call of the body and a check, tens of
 // nanoseconds in loops of short items) against how long an idle worker may
@@ -470,7 +471,8 @@ func nextBatch(batch, done int, elapsed int64) int {
 // divisions that Next would otherwise pay on every one.
 func pieceSize(n int, perItem, minPiece float64, maxPiece uint64, workers int) int {
 	if perItem == 0 {
-		return max(n/min(workers, maxPieces), 1)
+		k := min(workers, maxPieces) // pieces, each of ceil(n/k) items
+		return max((n+k-1)/k, 1)
 	}
 	if float64(n)*perItem <= minPiece {
 		return n
