@@ -35,6 +35,10 @@ func (j *Job) RunSlot(s int) (slept bool) {
 	if j.Stats != nil {
 		ws = &j.Stats[s]
 	}
+	// A run that does not split has no pieces and no sleeping slots (only
+	// a splitting run's slots sleep): without statistics, its slots call
+	// the body alone, for runs of many small ranges (guided's, dynamic's).
+	direct := split == nil && ws == nil
 	for {
 		if j.Stopped() {
 			return
@@ -81,8 +85,13 @@ func (j *Job) RunSlot(s int) (slept bool) {
 			asleep = false
 		}
 		polls = 0
-		err := j.Process(s, lo, hi, split, ws)
-		j.wakeSleeper()
+		var err error
+		if direct {
+			err = j.Body.Call(s, lo, hi)
+		} else {
+			err = j.Process(s, lo, hi, split, ws)
+			j.wakeSleeper()
+		}
 		if err != nil {
 			j.Fail(err, nil)
 			return
