@@ -235,6 +235,14 @@ func (j *Job) Fail(err error, p any) {
 // Stopped reports whether the job has stopped (by error, panic or its
 // context) and the calling slot must not start another chunk.
 func (j *Job) Stopped() bool {
+	if j.halt == nil && !j.stop.Load() { // small enough to inline, as slots call it before every chunk
+		return false
+	}
+	return j.stopped()
+}
+
+// stopped is Stopped for a job that has a context or has stopped.
+func (j *Job) stopped() bool {
 	if j.halt != nil {
 		select {
 		case <-j.halt:
