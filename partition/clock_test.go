@@ -8,8 +8,9 @@ import (
 )
 
 // clockReads drives worker 0 of a 1-worker run of p over n items, each item
-// costing cost(i) ns of a virtual clock, and reports for each Next whether
-// it read the clock.
+// costing cost(i) ns of a virtual clock, and reports for each Next that
+// returned a range whether it read the clock. The last Next, which finds
+// nothing, reads none (TestNextFindingNothingReadsNoClock).
 func clockReads(p func(clock func() int64) partition.Partitioner, n int, cost func(i int) int64) []bool {
 	var now int64
 	reads := 0
@@ -18,10 +19,10 @@ func clockReads(p func(clock func() int64) partition.Partitioner, n int, cost fu
 	for {
 		before := reads
 		lo, hi, ok := run.Next(0)
-		read = append(read, reads > before)
 		if !ok {
 			return read
 		}
+		read = append(read, reads > before)
 		for i := lo; i < hi; i++ {
 			now += cost(i)
 		}
@@ -97,7 +98,8 @@ func TestStealingNoticesDearerItems(t *testing.T) {
 }
 
 // TestAutoReadsTheClockAtEveryNext: adaptive batches are sized from every
-// reading, however cheap the items.
+// reading, however cheap the items: every Next that hands out a range reads
+// the clock.
 func TestAutoReadsTheClockAtEveryNext(t *testing.T) {
 	auto := func(clock func() int64) partition.Partitioner {
 		return stealingWith(partproto.Options{Adaptive: true, Clock: clock})
@@ -105,5 +107,47 @@ func TestAutoReadsTheClockAtEveryNext(t *testing.T) {
 	read := clockReads(auto, 1<<16, func(int) int64 { return 1 })
 	if longest, readings := gaps(read); longest != 0 {
 		t.Errorf("%d Nexts in a row did not read the clock (%d readings in %d Nexts); want every Next to", longest, readings, len(read))
+	}
+}
+
+// TestNextFindingNothingReadsNoClock: a Next that finds nothing, with its
+// worker's range empty and nothing to steal, reads no clock, however often
+// an idle worker polls; a Next that steals reads it before it sizes the
+// stolen chunk's batches, so that they and the give-back (Hungry) are
+// timed from the steal.
+func TestNextFindingNothingReadsNoClock(t *testing.T) {
+	for _, adaptive := range []bool{false, true} {
+		var now int64
+		reads := 0
+		p := stealingWith(partproto.Options{Adaptive: adaptive, Clock: func() int64 { reads++; return now }})
+		run := p.Start(0, 1000, 2).(partproto.StealingRun)
+		for { // worker 1 has not started: its block is not stolen from
+			before := reads
+			lo, hi, ok := run.Next(0)
+			if !ok {
+				if reads != before {
+					t.Errorf("%s: worker 0's Next that found nothing read the clock %d times; want none", p.Name(), reads-before)
+				}
+				break
+			}
+			now += int64(hi - lo)
+		}
+		before := reads
+		for range 3 {
+			if _, _, ok := run.Next(0); ok {
+				t.Fatalf("%s: worker 0 polled, worker 1 not started: Next returned a range", p.Name())
+			}
+		}
+		if reads != before {
+			t.Errorf("%s: 3 polls that found nothing read the clock %d times; want none", p.Name(), reads-before)
+		}
+		run.Next(1) // worker 1 starts: the rest of its block can be stolen
+		before = reads
+		if _, _, ok := run.Next(0); !ok || !run.Stolen(0) {
+			t.Fatalf("%s: worker 0's Next after worker 1 started: ok %v, stolen %v; want a stolen range", p.Name(), ok, run.Stolen(0))
+		}
+		if reads == before {
+			t.Errorf("%s: worker 0's Next that stole read no clock; want a reading", p.Name())
+		}
 	}
 }

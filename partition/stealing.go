@@ -210,7 +210,14 @@ type workerState struct {
 
 func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	me := &r.ws[w]
-	r.measure(me)
+	// An empty range stays empty until w gives back or steals (thieves only
+	// take from it): then w measures only if its steal succeeds, so that a
+	// Next that finds nothing (the last of each worker's run, and every poll
+	// of an idle one) reads no clock.
+	measured := me.own.Remaining() > 0
+	if measured {
+		r.measure(me)
+	}
 	for {
 		if lo, hi, ok := me.own.TryTake(me.batch); ok {
 			if !r.adaptive {
@@ -233,11 +240,12 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 			return lo, hi, true
 		}
 		r.list(w, false)
-		if !r.steal(w) {
+		if !r.steal(w, measured) {
 			me.taken, me.pending = 0, 0 // the time until the next Next is not the items'
 			r.holds(me, false)
 			return 0, 0, false
 		}
+		measured = true
 	}
 }
 
@@ -374,7 +382,9 @@ func (r *stealRun) Piece(w int) int { return r.ws[w].piece }
 
 // measure updates w's cost per item from how long its ranges since its last
 // reading of the clock took and, for adaptive runs, sizes its next batch from
-// it.
+// it. Next calls it before it takes from w's range, or, if that range is
+// empty, once its steal has succeeded: a Next that hands out nothing reads
+// no clock, and its ranges since the last reading go unmeasured.
 //
 // A run with a fixed grain reads the clock only when the ranges since the
 // last reading may have taken clockEvery or more, by the cost per item
@@ -383,7 +393,7 @@ func (r *stealRun) Piece(w int) int { return r.ws[w].piece }
 // it on every one. The readings serve only to size
 // pieces and to tell how long a worker has held its range (Hungry, Idle),
 // which the skipped readings make older by about clockEvery. Adaptive runs
-// read at every Next: their batches, sized from each reading, last about
+// read at every Next that hands out a range: their batches, sized from each reading, last about
 // targetBatch, so a reading is a small part of one.
 func (r *stealRun) measure(me *stealWorker) {
 	me.pending += me.taken
@@ -481,13 +491,15 @@ func pieceSize(n int, perItem, minPiece float64, maxPiece uint64, workers int) i
 	return int(min(piece, float64(n)))
 }
 
-// steal makes w own a chunk stolen from another worker. It tries up to
+// steal makes w own a chunk stolen from another worker, and measures w's
+// last ranges (see measure) before it sizes w's batches for the chunk, unless
+// measured. It tries up to
 // probes listed workers other than w, in order from a random one, and
 // reports whether one of them had items to steal. With few workers holding
 // items among many, random victims would miss them (with 4 tries, a thief
 // finds one of 5 holders among 255 workers 8% of the time); the listed ones
 // are found at the first try unless another thief got there first.
-func (r *stealRun) steal(w int) bool {
+func (r *stealRun) steal(w int, measured bool) bool {
 	me := &r.ws[w]
 	n := len(r.ws)
 	start := int(me.next() % uint64(n))
@@ -512,6 +524,9 @@ func (r *stealRun) steal(w int) bool {
 			}
 			if ok {
 				me.stolen = true
+				if !measured {
+					r.measure(me)
+				}
 				if r.adaptive {
 					me.batch = 1 // items from elsewhere in the loop, of unknown cost
 				} else if r.sized {
