@@ -33,16 +33,28 @@ import (
 // running finish, and Do re-raises the first panic as a *PanicError with
 // Call "Do". Do panics if a function is nil, before calling any.
 //
-// Costs: one atomic load to see whether a worker is free; where none is,
-// fns are called in Do's own frame under one deferred recover, with no
-// other call of the package (BenchmarkRangeDo, where every worker is busy
-// with loops). Where a worker is free: entering and leaving the pool, as
-// Join, plus a fork per function, as Both's (BenchmarkDo,
+// Costs: one load to see whether a worker is free; where none is, fns
+// are called in Do's own frame under one deferred recover, with no other
+// call of the package, nor of the race detector's runtime in a -race
+// build (BenchmarkForkBusy, and BenchmarkRangeDo, where every worker is
+// busy with loops). Where a worker is free: entering and leaving the
+// pool, as Join, plus a fork per function, as Both's (BenchmarkDo,
 // BenchmarkForkTop/impl=do). Do itself allocates nothing for up to 1024
 // functions, and a copy of fns for more; a function literal that
 // captures variables is allocated by the caller. Inside a task, Both and
 // Worker.Join cost less: they need no entering.
+//
+//go:norace
 func Do(fns ...func()) {
+	// go:norace, here and on rethrowDo, keeps the inline path, which
+	// nested fork-join takes far more often than it forks, out of the race
+	// detector's runtime: instrumented, Do's entry and exit, its defer
+	// (which the instrumented exit keeps from being open-coded) and its
+	// reads of fns cost many times the functions such calls are given. Do
+	// reads nothing shared but the pool's idle hint, a race by design (see
+	// Pool.Idle), and fns, which is the caller's: what the detector loses
+	// is a race on fns itself. The functions, forkDo and what they call
+	// are instrumented as all code is.
 	for i, f := range fns {
 		if f == nil {
 			panic("pfor: Do: fns[" + strconv.Itoa(i) + "] is nil")
@@ -59,13 +71,20 @@ func Do(fns ...func()) {
 		}
 		return
 	}
-	// Guaranteeing every function a goroutine of its own when no worker
-	// is free was rejected: in the nested fork-join Do is made for, no
-	// worker ever is free, so Do would start a goroutine per function, whose
-	// number grows with the nesting, and pay for it (BenchmarkForkTop:
-	// impl=goroutine against impl=do); whether a worker "is free" cannot be
-	// known either without a claim on each function. Where functions must
-	// run at the same time, goroutines are the tool.
+	forkDo(fns)
+}
+
+// forkDo is Do where a worker is free: the caller enters the pool as a
+// guest and forks fns by halves.
+//
+// Guaranteeing every function a goroutine of its own when no worker is
+// free was rejected: in the nested fork-join Do is made for, no worker
+// ever is free, so Do would start a goroutine per function, whose number
+// grows with the nesting, and pay for it (BenchmarkForkTop:
+// impl=goroutine against impl=do); whether a worker "is free" cannot be
+// known either without a claim on each function. Where functions must run
+// at the same time, goroutines are the tool.
+func forkDo(fns []func()) {
 	w := thePool.acquire()
 	defer thePool.release(w)
 	c := &w.do
@@ -85,8 +104,8 @@ func Do(fns ...func()) {
 // test by which Do and Join choose to call their functions one after
 // another on the calling goroutine, without entering the pool: whether
 // every worker of the pool is running. They read thePool.Idle(), one
-// atomic load, in their own frames (the race detector makes every call
-// dear, and a function reading it would not be inlined under it). Its
+// plain load, a hint that synchronizes with nothing, in their own frames
+// (the race detector makes every call and atomic operation dear). Its
 // Busy reports that once workers have started; the pool may have fewer
 // than GOMAXPROCS-1 then: reading GOMAXPROCS is too dear for every call,
 // and loop calls, forks and sleeping workers follow it (see sched), as

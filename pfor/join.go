@@ -9,8 +9,9 @@ package pfor
 // caller runs other tasks of the pool instead of blocking. When every
 // worker of the pool is busy at the call (none searching for work or
 // asleep), Join calls b and then a on the calling goroutine without
-// entering the pool, for the cost of one atomic load and one deferred
-// recover, as Do does: a call made in a or b forks once a worker is free.
+// entering the pool, for the cost of one load and one deferred recover,
+// and no call of the race detector's runtime in a -race build, as Do does:
+// a call made in a or b forks once a worker is free.
 //
 // a and b may run one after the other on the calling goroutine, so they
 // must not wait for each other (on a channel, a lock, a WaitGroup): that
@@ -31,7 +32,10 @@ package pfor
 // If a or b panics, Join panics with b's panic if b panicked, else with
 // a's, once neither runs any more, as a *PanicError with Call "Join". Join
 // panics if a or b is nil.
+//
+//go:norace
 func Join(a, b func()) {
+	// go:norace: see Do. Join reads nothing shared but the pool's idle hint.
 	checkFunc("Join", "a", a == nil)
 	checkFunc("Join", "b", b == nil)
 	if st := thePool.Idle(); st.Busy() || st.Vacant() && inlineUnstarted() { // see inlineUnstarted
@@ -40,6 +44,12 @@ func Join(a, b func()) {
 		a()
 		return
 	}
+	forkJoin(a, b)
+}
+
+// forkJoin is Join where a worker is free: the caller enters the pool as
+// a guest and forks a.
+func forkJoin(a, b func()) {
 	w := thePool.acquire()
 	defer thePool.release(w)
 	guard("Join", func() { Both(w, callFunc, a, b) })

@@ -60,13 +60,18 @@ func rethrow(call string) {
 // inline paths of Do and Join: deferred with no argument, they need no
 // wrapper around them, which would be a second call on every return.
 // (recover must be called by the deferred function itself: rethrow
-// cannot be called from here.)
+// cannot be called from here.) They touch no memory, and are go:norace as
+// Do and Join are, so that the race detector's runtime sees no entry and
+// exit of theirs either.
+//
+//go:norace
 func rethrowDo() {
 	if r := recover(); r != nil {
 		panic(wrapPanic("Do", r))
 	}
 }
 
+//go:norace
 func rethrowJoin() {
 	if r := recover(); r != nil {
 		panic(wrapPanic("Join", r))

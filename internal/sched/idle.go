@@ -3,6 +3,7 @@ package sched
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Idle is the sleep protocol of a pool of workers: idle workers search for
@@ -34,7 +35,7 @@ import (
 // stay cheap. No add carries into or borrows from the vacancy mark: the
 // sleeping count stays below 2^31, and a count is decremented only after it
 // was incremented. The protocol ignores the mark; it is in the same word
-// so that Load answers in one load what takes a pool two otherwise
+// so that Peek answers in one load what takes a pool two otherwise
 // (whether no worker is idle, and whether it has one).
 //
 // # No lost wake-ups
@@ -223,17 +224,37 @@ func (s *Idle) Counts() (searching, sleeping int) {
 // must be serialized by the owner.
 func (s *Idle) SetVacant(on bool) {
 	if on {
-		s.state.Or(vacancy) // publishes the mark to Load
+		s.state.Or(vacancy) // publishes the mark
 	} else {
-		s.state.And(^vacancy) // publishes its end to Load
+		s.state.And(^vacancy) // publishes its end
 	}
 }
 
-// Load returns s's counts and vacancy mark as of some instant during the
-// call: one atomic load.
-func (s *Idle) Load() IdleState { return IdleState(s.state.Load()) }
+// Peek returns s's counts and vacancy mark, as a hint: it reads the state
+// with a plain load, not an atomic one, and synchronizes with nothing.
+// Use it only for a choice that is correct whatever it returns (Pool.Idle
+// says whose). It may return a value older than the latest change, and on
+// platforms whose words are 32 bits one made of the halves of two values;
+// a later call does see later changes on every platform Go supports.
+//
+// An atomic load was rejected: under the race detector, an atomic load is
+// an acquire of the word's clock, into which every search transition of
+// every worker releases. It costs many times a plain call, and it makes
+// each caller synchronize with whatever the workers did before, which
+// hides races between the caller and other goroutines from the detector.
+// go:norace leaves the load out of the detector's view (it is a race by
+// design: a stale value is allowed), and go:nocheckptr leaves out the
+// check of the conversion below, which -race turns on for every call.
+//
+//go:norace
+//go:nocheckptr
+func (s *Idle) Peek() IdleState {
+	// atomic.Uint64's only field of non-zero size is its value, so a
+	// pointer to it is a pointer to the value.
+	return IdleState(*(*uint64)(unsafe.Pointer(&s.state)))
+}
 
-// An IdleState is what Idle.Load returns.
+// An IdleState is what Idle.Peek returns.
 type IdleState uint64
 
 // Busy reports whether no worker searched or slept and the vacancy mark

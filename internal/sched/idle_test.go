@@ -118,7 +118,7 @@ func TestVacancyMark(t *testing.T) {
 	check := func(when string, wantBusy, wantVacant bool, wantSearching, wantSleeping int) {
 		t.Helper()
 		searching, sleeping := s.Counts()
-		busy, vacant := s.Load().Busy(), s.Load().Vacant()
+		busy, vacant := s.Peek().Busy(), s.Peek().Vacant()
 		if busy != wantBusy || vacant != wantVacant || searching != wantSearching || sleeping != wantSleeping || wakes != 0 {
 			t.Errorf("%s: Busy %v, %v, Counts %d, %d, %d wake-ups; want %v, %v, %d, %d, 0",
 				when, busy, vacant, searching, sleeping, wakes, wantBusy, wantVacant, wantSearching, wantSleeping)

@@ -227,12 +227,14 @@ func (p *Pool) Helpers() int {
 func (p *Pool) Live() int { return int(p.live.Load()) }
 
 // Idle returns the pool's idle counts and vacancy mark, set while no pool
-// worker runs, as of some instant during the call, in one atomic load:
-// Busy reports whether some pool worker ran and no worker or guest
-// searched for work or slept (a task forked then would find no thief),
-// and Vacant whether no pool worker ran, and nobody searched or slept
-// either.
-func (p *Pool) Idle() IdleState { return p.idle.Load() }
+// worker runs, in one plain load that synchronizes with nothing (see
+// Idle.Peek): Busy reports whether some pool worker ran and no worker or
+// guest searched for work or slept (a task forked then would find no
+// thief), and Vacant whether no pool worker ran, and nobody searched or
+// slept either. It is a hint, recent but possibly stale, for callers that
+// choose between two ways of doing a thing that are both correct (pfor's
+// Do and Join: run inline or fork).
+func (p *Pool) Idle() IdleState { return p.idle.Peek() }
 
 // IdleCounts reports the searching and sleeping workers (see Idle.Counts).
 func (p *Pool) IdleCounts() (searching, sleeping int) { return p.idle.Counts() }
