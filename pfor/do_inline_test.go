@@ -316,3 +316,34 @@ func TestDoInlinePanicStopsTheRest(t *testing.T) {
 
 //go:noinline
 func inlinePanicSite(v int) { panic(v) }
+
+// TestForkWhileBusyGoexit: a function that calls runtime.Goexit, run by Do
+// or Join while every worker is busy, ends the caller's goroutine as a
+// Goexit of the caller's own would: its deferred calls run, the call does
+// not return, and the pool works on.
+func TestForkWhileBusyGoexit(t *testing.T) {
+	procSweepOf(t, []int{1, 2, 8}, func(t *testing.T) {
+		release := busyPool(t)
+		for _, call := range forkCalls {
+			var returned, deferred atomic.Bool
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				defer deferred.Store(true)
+				call.fork(func() { runtime.Goexit() }, func() {})
+				returned.Store(true)
+			}()
+			within(t, 10*time.Second, call.name+" of a function calling Goexit", func() { <-done })
+			if returned.Load() || !deferred.Load() {
+				t.Errorf("%s, first function calling Goexit: call returned %v, caller's deferred call ran %v; want false, true",
+					call.name, returned.Load(), deferred.Load())
+			}
+		}
+		release()
+		var ran atomic.Int32
+		pfor.Do(func() { ran.Add(1) }, func() { ran.Add(1) })
+		if ran.Load() != 2 {
+			t.Errorf("Do after the Goexits ran %d of 2 functions; want 2", ran.Load())
+		}
+	})
+}
