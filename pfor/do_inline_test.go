@@ -347,3 +347,41 @@ func TestForkWhileBusyGoexit(t *testing.T) {
 		}
 	})
 }
+
+// TestForkWhileLateRunsInline: Do and Join called while the pool is in
+// the late state (see late.go) run their second function on the caller,
+// after the first, even though a worker is free to take it; once the
+// state has ended, they fork to the free worker again, before any loop
+// call has cleared the state.
+func TestForkWhileLateRunsInline(t *testing.T) {
+	for _, call := range forkCalls {
+		t.Run(call.name, func(t *testing.T) {
+			procSweepOf(t, []int{2, 8}, func(t *testing.T) {
+				pfor.Run(func(*pfor.Worker) {}) // start the workers
+				caller := goid()
+				secondOn := func() string {
+					var on atomic.Value
+					call.fork(func() {
+						for deadline := time.Now().Add(10 * time.Millisecond); on.Load() == nil && time.Now().Before(deadline); {
+							time.Sleep(100 * time.Microsecond)
+						}
+					}, func() { on.Store(goid()) })
+					return on.Load().(string)
+				}
+				pfor.SetLate(t, true)
+				if !awaitFreeWorker() {
+					t.Fatalf("no pool worker searched or slept within 10 s")
+				}
+				if on := secondOn(); on != caller {
+					t.Errorf("%s while late, a worker free: second function on goroutine %s; want the caller, %s", call.name, on, caller)
+				}
+				pfor.SetLateEnded(t)
+				for attempt := 0; secondOn() == caller; attempt++ {
+					if attempt == 100 {
+						t.Fatalf("%s after the late state, a worker free: second function on the caller in 100 calls; want a worker to take it", call.name)
+					}
+				}
+			})
+		})
+	}
+}
