@@ -234,8 +234,11 @@ func (s *Idle) SetVacant(on bool) {
 // with a plain load, not an atomic one, and synchronizes with nothing.
 // Use it only for a choice that is correct whatever it returns (Pool.Idle
 // says whose). It may return a value older than the latest change, and on
-// platforms whose words are 32 bits one made of the halves of two values;
-// a later call does see later changes on every platform Go supports.
+// platforms whose words are 32 bits one made of the halves of two values.
+// Each call loads anew, and caches are coherent on every platform Go
+// supports, so calls see a change soon after it is made, although the Go
+// memory model promises a racing load no more than some value once
+// written.
 //
 // An atomic load was rejected: under the race detector, an atomic load is
 // an acquire of the word's clock, into which every search transition of
