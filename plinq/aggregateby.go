@@ -42,7 +42,6 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 	elems, pred, fused := f.sliceElems()
 	type state struct {
 		keyTable[K, A]
-		acc   denseFold[K, A]
 		block int // the block being folded
 		folder[T, K, A]
 		put func(k K, u uint64, v A)
@@ -53,14 +52,14 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 	// once the window is off. Out of fold1's loop, to keep that loop
 	// short.
 	slow := func(s *state, k K, u uint64, v T) {
-		if s.acc.start(k, u, int32(s.block+1), identity) {
-			a := &s.acc.slots[u-s.acc.base].acc
+		if s.d.start(k, u, int32(s.block+1), identity) {
+			a := &s.d.slots[u-s.d.base].acc
 			*a = fold(*a, v)
 			return
 		}
-		if s.acc.on { // k is outside the window: its values move to the parts
-			s.acc.flush(s.put)
-			s.acc.off()
+		if s.d.on { // k is outside the window: its values move to the parts
+			s.d.flush(s.put)
+			s.d.off()
 		}
 		p := &s.parts[s.index(k, u)]
 		if p.block != s.block { // the key's first element in this block
@@ -72,8 +71,8 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 	var states []*state
 	blocks(x, (f.n+bl-1)/bl,
 		func(w *worker) *state {
-			s := &state{keyTable: keyTable[K, A]{dense: startDense(isInt)}, acc: denseFold[K, A]{on: isInt}}
-			s.folder = folder[T, K, A]{key: key, fold: fold, d: &s.acc, sh: sh,
+			s := &state{keyTable: keyTable[K, A]{dense: startDense(isInt)}}
+			s.folder = folder[T, K, A]{key: key, fold: fold, d: denseFold[K, A]{on: isInt}, sh: sh,
 				slow: func(k K, u uint64, v T) { slow(s, k, u, v) }}
 			s.put = func(k K, u uint64, v A) { // the block's value of k, kept at k's next block
 				p := &s.parts[s.index(k, u)]
@@ -102,7 +101,7 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 			for b := b0; b < b1; b++ {
 				s.block, s.st = b, int32(b+1)
 				s.run(b*bl, min((b+1)*bl, f.n))
-				s.acc.flush(s.put)
+				s.d.flush(s.put)
 			}
 			return true
 		},
@@ -272,8 +271,8 @@ type folder[T any, K comparable, A any] struct {
 	pred func(T) bool // nil: every element
 	key  func(T) K
 	fold func(A, T) A
-	d    *denseFold[K, A]
-	st   int32 // the stamp of the block being folded
+	d    denseFold[K, A] // the block's accumulators
+	st   int32           // the stamp of the block being folded
 	sh   intShape
 	slow func(k K, u uint64, v T) // folds an element the window holds no value of k for
 	sel  []int32                  // the offsets in a batch of the elements pred keeps
@@ -286,14 +285,15 @@ func (c *folder[T, K, A]) run(b []T) {
 	var sel []int32
 	c.sel, sel = selectOffsets(c.sel, b, c.pred)
 	for _, i := range sel {
-		k := c.key(b[i])
+		v := elemAt(b, i)
+		k := c.key(*v)
 		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (the window and keyTable's dense index are off)
-		d := c.d
+		d := &c.d
 		if off := u - d.base; off < uint64(len(d.slots)) && d.slots[off].stamp == c.st {
 			a := &d.slots[off].acc
-			*a = c.fold(*a, b[i])
+			*a = c.fold(*a, *v)
 			continue
 		}
-		c.slow(k, u, b[i])
+		c.slow(k, u, *v)
 	}
 }
