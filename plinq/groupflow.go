@@ -1,6 +1,9 @@
 package plinq
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // groupFlow is GroupBy's run over a flow whose indices each yield at most
 // one element (indexed, or a Where over a slice) but that is not a slice:
@@ -44,7 +47,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 		blockKeys[b] = s.end()
 		return ok
 	}
-	var place func(runs [][]T, next []int, b int)
+	var place func(runs [][]T, next []runEnd, b int)
 	if elems, pred, ok := f.sliceElems(); ok && pred != nil {
 		sel := make([][]uint16, nb) // sel[b]: the offsets in block b of its elements
 		local := make([][]uint16, nb)
@@ -74,13 +77,20 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 				}
 				return true
 			}, nil)
-		place = func(runs [][]T, next []int, b int) {
+		place = func(runs [][]T, next []runEnd, b int) {
 			in, ls := elems[b*bl:], local[b]
 			ss := sel[b][:len(ls)]
 			next = next[:len(runs)]
+			for l, r := range runs {
+				next[l] = runEnd{unsafe.Pointer(unsafe.SliceData(r)), 0}
+			}
+			// Block b has count[l] == len(runs[l]) elements of local
+			// number l, so the writes stay within the runs.
+			size := unsafe.Sizeof(*new(T))
 			for i, l := range ls {
-				runs[l][next[l]] = in[ss[i]]
-				next[l]++
+				e := &next[l]
+				*(*T)(unsafe.Add(e.p, e.n*size)) = *elemAt(in, int32(ss[i]))
+				e.n++
 			}
 		}
 	} else {
@@ -109,7 +119,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 				}
 				return true
 			}, nil)
-		place = func(runs [][]T, _ []int, b int) {
+		place = func(runs [][]T, _ []runEnd, b int) {
 			at := 0
 			for l, c := range ix.blocks[b].count {
 				copy(runs[l], sorted[b][at:at+c])
@@ -122,15 +132,21 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 	out = allocGroups[T](x, start)
 	each(x, nb, func(b0, b1 int) {
 		var runs [][]T
-		var next []int // where each run's next element goes
+		var next []runEnd
 		for b := b0; b < b1; b++ {
 			runs = out.runs(runs, dest[b], ix.blocks[b].count)
 			next = slices.Grow(next[:0], len(runs))[:len(runs)]
-			clear(next)
 			place(runs, next, b)
 		}
 	})
 	return ix, out, start
+}
+
+// A runEnd is where the next element of a run goes: n elements past p,
+// the run's first.
+type runEnd struct {
+	p unsafe.Pointer
+	n uintptr
 }
 
 // A flowGrouper is a worker's tables and buffers for groupFlow's blocks.
@@ -169,7 +185,7 @@ func (s *selNumbering[T, K]) batch(block []T, a, e int) {
 	}
 	ks := s.ks[:len(sel)]
 	for j, i := range sel {
-		ks[j] = s.key(b[i])
+		ks[j] = s.key(*elemAt(b, i))
 	}
 	g := s.flowGrouper
 	at := len(g.sel)
