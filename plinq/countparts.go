@@ -19,15 +19,14 @@ package plinq
 // cache holds while they are counted.
 
 // partitionAfter is the most keys a worker counts in its map before it
-// partitions; partBuf is the keys a partition's buffer holds. Variables so
-// that tests can shrink them.
+// partitions; countParts is the number of partitions, a power of two
+// greater than sampleParts; partBuf is the keys a partition's buffer
+// holds. Variables so that tests can shrink them.
 var (
 	partitionAfter = 1 << 16
+	countParts     = 256
 	partBuf        = 256
 )
-
-// countParts is the number of partitions, a power of two.
-const countParts = 256
 
 // intHash is a hash of the keys of an integer kind: their bits, mixed.
 func intHash[K comparable](k K) uint64 { return mix(bitsOfKey(k, intShape{})) }
@@ -44,12 +43,12 @@ type hashedKey[K comparable] struct {
 // workers have stopped.
 type partCounter[K comparable] struct {
 	hash func(K) uint64
-	buf  [countParts][]hashedKey[K]
-	tab  [countParts]countTable[K]
+	buf  [][]hashedKey[K]
+	tab  []countTable[K]
 }
 
 func newPartCounter[K comparable](hash func(K) uint64) *partCounter[K] {
-	c := &partCounter[K]{hash: hash}
+	c := &partCounter[K]{hash: hash, buf: make([][]hashedKey[K], countParts), tab: make([]countTable[K], countParts)}
 	for p := range c.buf {
 		c.buf[p] = make([]hashedKey[K], 0, partBuf)
 	}
@@ -59,7 +58,7 @@ func newPartCounter[K comparable](hash func(K) uint64) *partCounter[K] {
 // add counts k once.
 func (c *partCounter[K]) add(k K) {
 	h := c.hash(k)
-	p := h & (countParts - 1)
+	p := h & uint64(countParts-1)
 	b := append(c.buf[p], hashedKey[K]{h, k})
 	if len(b) == partBuf {
 		c.flush(p, b)
@@ -80,7 +79,7 @@ func (c *partCounter[K]) flush(p uint64, b []hashedKey[K]) {
 func (c *partCounter[K]) addMap(m map[K]int) {
 	for k, n := range m {
 		h := c.hash(k)
-		c.tab[h&(countParts-1)].add(h, k, n, c.hash)
+		c.tab[h&uint64(countParts-1)].add(h, k, n, c.hash)
 	}
 }
 

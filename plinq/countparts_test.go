@@ -45,21 +45,21 @@ func countInputs() map[string][]int64 {
 
 // TestCountByPartitioned: CountBy matches the sequential map loop when its
 // workers partition their counts after a few keys or none, with buffers of
-// one key or a few, for integer keys and for strings, over a slice, a Where
+// one key or a few, into partitions that grow or do not, for integer keys and for strings, over a slice, a Where
 // over it and a Select (which count batches).
 func TestCountByPartitioned(t *testing.T) {
 	keep := func(x int64) bool { return x%5 != 1 }
 	str := func(x int64) string { return strconv.FormatInt(x, 36) }
-	for _, c := range []struct{ after, buf int }{{0, 1}, {0, 3}, {5, 1}, {40, 7}} {
+	for _, c := range []struct{ after, parts, buf int }{{0, 256, 1}, {0, 8, 3}, {5, 16, 1}, {40, 256, 7}, {100, 8, 200}} {
 		for name, vals := range countInputs() {
 			for _, opts := range groupingConfigs() {
 				func() {
-					defer plinq.SetCounting(c.after, c.buf)()
+					defer plinq.SetCounting(c.after, c.parts, c.buf)()
 					run := func(what string, got, want any, equal bool) {
 						t.Helper()
 						if !equal {
-							t.Fatalf("CountBy of %s over %s, partitioning after %d keys, buffers of %d, %d options: mismatch (-want +got):\n%s",
-								name, what, c.after, c.buf, len(opts), gocmp.Diff(want, got))
+							t.Fatalf("CountBy of %s over %s, partitioning after %d keys into %d, buffers of %d, %d options: mismatch (-want +got):\n%s",
+								name, what, c.after, c.parts, c.buf, len(opts), gocmp.Diff(want, got))
 						}
 					}
 					q := plinq.From(vals).With(opts...)
@@ -81,7 +81,7 @@ func TestCountByPartitioned(t *testing.T) {
 // TestCountByPartitionedNaN: partitioned, every NaN key is counted apart,
 // as in a map loop, and the other keys are counted together.
 func TestCountByPartitionedNaN(t *testing.T) {
-	defer plinq.SetCounting(0, 2)()
+	defer plinq.SetCounting(0, 8, 2)()
 	vals := make([]float64, 2000)
 	for i := range vals {
 		if i%3 == 0 {
@@ -113,7 +113,7 @@ func TestCountByPartitionedNaN(t *testing.T) {
 // TestCountByPartitionedPanics: a panic in key after the workers have
 // partitioned their counts reaches the caller as a *pfor.PanicError.
 func TestCountByPartitionedPanics(t *testing.T) {
-	defer plinq.SetCounting(0, 4)()
+	defer plinq.SetCounting(0, 256, 4)()
 	for w := 1; w <= 3; w++ {
 		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
 			defer func() {
