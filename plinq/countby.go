@@ -3,9 +3,9 @@ package plinq
 import "unsafe"
 
 // countBy is CountBy's run: each worker counts the keys of the blocks it
-// takes into a counter of its own, and the counters are added up on the
-// calling goroutine (a map operation per distinct key per worker, reusing
-// the largest map). A slice, or a Where over one, runs as one loop that
+// takes into a counter of its own, and the counters are added up
+// (mergeCounters): few keys on the calling goroutine, reusing the largest
+// map; many partitioned by hash, in parallel (countparts.go). A slice, or a Where over one, runs as one loop that
 // calls the predicate and the key per element (sliceElems); other flows
 // count the batches their runners hand on.
 func countBy[T any, K comparable](x *exec, f flow[T], key func(T) K) map[K]int {
