@@ -3,26 +3,22 @@ package plinq
 import "unsafe"
 
 // countBy is CountBy's run: each worker counts the keys of the blocks it
-// takes into a counter of its own, and the counters are added up
-// (mergeCounters): few keys on the calling goroutine, reusing the largest
-// map; many partitioned by hash, in parallel (countparts.go). A slice, or a Where over one, runs as one loop that
+// takes into a counter of its own, and the counters are added up on the
+// calling goroutine (a map operation per distinct key per worker, reusing
+// the largest map). A slice, or a Where over one, runs as one loop that
 // calls the predicate and the key per element (sliceElems); other flows
 // count the batches their runners hand on.
 func countBy[T any, K comparable](x *exec, f flow[T], key func(T) K) map[K]int {
 	sh, isInt := shapeOf[K]()
 	elems, pred, fused := f.sliceElems()
-	var hash func(K) uint64 // for integer kinds, made by the counters that partition (see counter.hash)
-	if !isInt {
-		hash = partitionHash[K]()
-	}
 	type state struct {
 		counter[T, K]
 		run func(lo, hi int) bool
 	}
-	var states []*counter[T, K]
+	var states []*state
 	blockChunks(x, f.n,
 		func(w *worker) *state {
-			s := &state{counter: counter[T, K]{key: key, pred: pred, hash: hash, sh: sh, on: isInt}}
+			s := &state{counter: counter[T, K]{key: key, pred: pred, sh: sh, on: isInt}}
 			if !isInt {
 				s.m = make(map[K]int)
 			}
@@ -44,52 +40,28 @@ func countBy[T any, K comparable](x *exec, f flow[T], key func(T) K) map[K]int {
 			return s
 		},
 		func(s *state, lo, hi int) bool { s.run(lo, hi); return true },
-		func(s *state) { states = append(states, &s.counter) })
-	total := mergeCounters(x, states)
-	for _, s := range states {
-		for off, c := range s.n {
-			if c != 0 {
-				total[keyOfBits[K](s.base+uint64(off), sh)] += c
-			}
-		}
-	}
-	return total
-}
-
-// mergeCounters returns the counts of the counters' maps and partitions,
-// added up: if one counter partitioned its keys (see countparts.go), all do
-// and the partitions are merged; else the largest map becomes the total and
-// the others are added to it on the calling goroutine.
-func mergeCounters[T any, K comparable](x *exec, cs []*counter[T, K]) map[K]int {
-	var parted []*partCounter[K]
-	for _, c := range cs {
-		if c.parts != nil {
-			parted = append(parted, c.parts)
-		}
-	}
-	if len(parted) > 0 {
-		for _, c := range cs {
-			if c.parts == nil && len(c.m) > 0 {
-				c.partition()
-				parted = append(parted, c.parts)
-			}
-		}
-		return mergeCounts(x, parted)
-	}
-	big := -1 // the counter with the largest map, which becomes the total
-	for i, c := range cs {
-		if c.m != nil && (big < 0 || len(c.m) > len(cs[big].m)) {
+		func(s *state) { states = append(states, s) })
+	big := -1 // the state with the largest map, which becomes the total
+	for i, s := range states {
+		if s.m != nil && (big < 0 || len(s.m) > len(states[big].m)) {
 			big = i
 		}
 	}
-	if big < 0 {
-		return make(map[K]int)
+	var total map[K]int
+	if big >= 0 {
+		total = states[big].m
+	} else {
+		total = make(map[K]int)
 	}
-	total := cs[big].m
-	for i, c := range cs {
+	for i, s := range states {
 		if i != big {
-			for k, n := range c.m {
-				total[k] += n
+			for k, c := range s.m {
+				total[k] += c
+			}
+		}
+		for off, c := range s.n {
+			if c != 0 {
+				total[keyOfBits[K](s.base+uint64(off), sh)] += c
 			}
 		}
 	}
@@ -105,16 +77,14 @@ func mergeCounters[T any, K comparable](x *exec, cs []*counter[T, K]) map[K]int 
 // the worker touches it.
 type counter[T any, K comparable] struct {
 	key    func(T) K
-	pred   func(T) bool   // nil: every element
-	hash   func(K) uint64 // the partitions' hash, shared by the counters; nil for an integer kind until partition
+	pred   func(T) bool // nil: every element
 	sh     intShape
 	base   uint64
 	n      []int
-	lo, hi uint64          // the slots of the least and the greatest key counted
-	on     bool            // counting in the window; false once a key did not fit
-	m      map[K]int       // nil while on, or once parts counts
-	parts  *partCounter[K] // counts from when m grows past partitionAfter keys
-	sel    []int32         // the offsets in a batch of the elements pred keeps
+	lo, hi uint64 // the slots of the least and the greatest key counted
+	on     bool   // counting in the window; false once a key did not fit
+	m      map[K]int
+	sel    []int32 // the offsets in a batch of the elements pred keeps
 }
 
 // count counts the keys of the elements of b that pred keeps, selected
@@ -137,7 +107,7 @@ func (c *counter[T, K]) count(b []T) {
 // for u, or turns it off and counts k in the map.
 func (c *counter[T, K]) slow(k K, u uint64) {
 	if !c.on {
-		c.countOff(k)
+		c.m[k]++
 		return
 	}
 	if len(c.n) == 0 {
@@ -151,34 +121,10 @@ func (c *counter[T, K]) slow(k K, u uint64) {
 			}
 		}
 		c.on, c.n, c.base = false, nil, 0
-		c.countOff(k)
+		c.m[k]++
 		return
 	}
 	c.n[u-c.base]++
-}
-
-// countOff counts k once the window is off: in the map, or in parts once
-// the map holds more than partitionAfter keys.
-func (c *counter[T, K]) countOff(k K) {
-	if c.parts != nil {
-		c.parts.add(k)
-		return
-	}
-	c.m[k]++
-	if len(c.m) > partitionAfter {
-		c.partition()
-	}
-}
-
-// partition moves the counts of the map to parts, which counts from then
-// on.
-func (c *counter[T, K]) partition() {
-	if c.hash == nil { // intHash has no seed: every counter's is the same function, made only when needed, as it allocates
-		c.hash = intHash[K]
-	}
-	c.parts = newPartCounter(c.hash)
-	c.parts.addMap(c.m)
-	c.m = nil
 }
 
 // widen makes room for u, outside the window, and reports whether the keys
