@@ -309,44 +309,41 @@ func TestAutoShortLoopsManyWorkers(t *testing.T) {
 	}
 }
 
-// idleCounter counts the Idle calls of a run that report true: the polls of
-// workers that found nothing.
-type idleCounter struct {
-	partproto.SplittingRun
-	polls int
-}
-
-func (c *idleCounter) Idle(w int) bool {
-	ok := c.SplittingRun.Idle(w)
-	if ok {
-		c.polls++
-	}
-	return ok
-}
-
-// TestAutoEvenLoopsEndWithoutPolls: on even loops of 1,000 items of 10 and
-// 100 ns with 2 to 256 workers, where the caller starts before its helpers,
-// no worker that finds nothing polls for a give-back: at the end of an even
-// loop every holder is on its last piece or holds a rest that would take
-// under minHold, which it would not give back. Holders that counted as
-// holding through their last piece, or for so cheap a rest, kept the
-// workers that finished first polling, a take and a yield a poll: on all
-// but two of these loops.
-func TestAutoEvenLoopsEndWithoutPolls(t *testing.T) {
-	const n = 1000
-	for _, nsPerItem := range []int64{10, 100} {
-		for workers := 2; workers <= 256; workers *= 2 {
-			start := make([]int64, workers)
-			for w := 1; w < workers; w++ {
-				start[w] = 150 // the helpers start after the caller
+// A range that a worker's measured cost calls cheap may hold dear items.
+// The idle workers stay until it is done: its holder gives back the rest
+// at its next look at the time, and they must still be there to take it.
+// Leaving when a holder's rest looks cheap, or cutting a worker's first
+// range into fewer, larger pieces, left one worker to run all the dear
+// items of these loops alone.
+func TestAutoSharesDearItemsFoundLate(t *testing.T) {
+	for _, tc := range []struct {
+		n, workers, at, count int
+		dear                  int64
+		minSpeedup            float64
+	}{
+		{n: 4000, workers: 16, at: 3520, count: 30, dear: 20000, minSpeedup: 3},
+		{n: 1000, workers: 4, at: 500, count: 4, dear: 20000, minSpeedup: 1.8},
+	} {
+		cost := func(i int) int64 {
+			if i >= tc.at && i < tc.at+tc.count {
+				return tc.dear
 			}
-			var clock int64
-			auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})
-			run := &idleCounter{SplittingRun: auto.Start(0, n, workers).(partproto.SplittingRun)}
-			simulateFrom(run, start, func(int) int64 { return nsPerItem }, perNext, perPiece, &clock)
-			if run.polls != 0 {
-				t.Errorf("1,000 items of %d ns, %d workers: %d polls for a give-back; want none", nsPerItem, workers, run.polls)
-			}
+			return 10
+		}
+		start := make([]int64, tc.workers)
+		for w := 1; w < tc.workers; w++ {
+			start[w] = 150 // the helpers start after the caller
+		}
+		var clock int64
+		auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})
+		got := simulateFrom(auto.Start(0, tc.n, tc.workers), start, cost, perNext, perPiece, &clock)
+		var total int64
+		for i := range tc.n {
+			total += cost(i)
+		}
+		if speedup := float64(total) / float64(got); speedup < tc.minSpeedup {
+			t.Errorf("%d items, %d of %d ns from %d, %d workers: auto makespan %d ns, speedup %.2f; want at least %.1f",
+				tc.n, tc.count, tc.dear, tc.at, tc.workers, got, speedup, tc.minSpeedup)
 		}
 	}
 }

@@ -37,8 +37,7 @@
 //     it, but holds at most a small part of its worker's share of the items.
 //     A batch sized from cheap items that reaches dear ones hides only the
 //     piece in progress: idle workers keep looking while any worker holds
-//     more than the piece in progress, unless that rest is cheap at its
-//     measured cost, try only the workers listed as
+//     more than the piece in progress, try only the workers listed as
 //     holding items, and the holder gives the rest back when its piece ends.
 //   - Under preemption: a worker descheduled mid-batch measures its items as
 //     dear; that shrinks its next batch 4x at most, the next measurement

@@ -72,8 +72,7 @@ func TestSplittingExactlyOnce(t *testing.T) {
 }
 
 // TestPieceFollowsMeasuredCost: a worker's first range, whose cost is not
-// known yet, is cut into min(workers, 16) pieces (the last may be shorter);
-// after that a range is cut
+// known yet, is cut into min(workers, 16) pieces; after that a range is cut
 // into pieces of about 2 µs at the measured cost, but of no more than
 // 1/128 of a worker's share of the items, and of no less than 4 µs /
 // workers, never more than the range.
@@ -96,7 +95,7 @@ func TestPieceFollowsMeasuredCost(t *testing.T) {
 		if !ok {
 			t.Fatal("no first range")
 		}
-		if got, want := run.Piece(0), (hi-lo+min(tc.workers, 16)-1)/min(tc.workers, 16); got != want {
+		if got, want := run.Piece(0), (hi-lo)/min(tc.workers, 16); got != want {
 			t.Errorf("%d workers: first range [%d, %d): piece %d; want 1/min(workers, 16) of it, %d", tc.workers, lo, hi, got, want)
 		}
 		for i := range 8 { // ranges of growing size, each taking nsPerItem per item, until the block is done
@@ -110,24 +109,6 @@ func TestPieceFollowsMeasuredCost(t *testing.T) {
 			if got, want := run.Piece(0), tc.want(hi-lo); got != want {
 				t.Errorf("%d workers, %d ns per item, range of %d: piece %d; want %d", tc.workers, tc.nsPerItem, hi-lo, got, want)
 			}
-		}
-	}
-}
-
-// TestFirstRangeInFewPieces: a worker's first range is cut into at most
-// min(workers, 16) pieces however its length divides: a first range of 7
-// items with 4 workers is 4 pieces, not 7 pieces of one item, each a call
-// of the body.
-func TestFirstRangeInFewPieces(t *testing.T) {
-	for _, tc := range []struct{ n, workers int }{{1000, 4}, {1000, 8}, {3000, 3}, {100_000, 5}, {1 << 20, 256}} {
-		run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return 0 }}).Start(0, tc.n, tc.workers).(partproto.SplittingRun)
-		lo, hi, ok := run.Next(0)
-		if !ok {
-			t.Fatalf("%d items, %d workers: no first range", tc.n, tc.workers)
-		}
-		piece := run.Piece(0)
-		if k := min(tc.workers, 16); piece < 1 || (hi-lo+piece-1)/piece > k {
-			t.Errorf("%d items, %d workers: first range [%d, %d) in pieces of %d; want at most %d pieces", tc.n, tc.workers, lo, hi, piece, k)
 		}
 	}
 }

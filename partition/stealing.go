@@ -39,8 +39,7 @@ func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 // and processes it in pieces of about 2 µs, or of 1/128 of its share of the
 // items if that is fewer; after a give-back or a steal it starts again from
 // one item. Workers that find nothing to steal keep polling while any
-// worker holds more of its range than the piece in progress and that rest
-// would take over 2 µs at the cost per item it measured, and a worker
+// worker holds more of its range than the piece in progress, and a worker
 // that has held its range for over 2 µs while others wait or steal from its
 // range gives the rest back to them, if the rest would take over 2 µs at the
 // rate its range has run at, where the run's driver processes ranges in
@@ -229,10 +228,7 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 				me.waiting = false
 				r.hungry.Add(-1)
 			}
-			// What lies beyond the first piece may be given back if it
-			// would take over minHold (see Hungry), or if its cost is not
-			// known yet.
-			r.holds(me, hi-lo > me.piece && (me.perItem == 0 || float64(hi-lo-me.piece)*me.perItem > minHold))
+			r.holds(me, hi-lo > me.piece)
 			r.list(w, me.left > 0)
 			if me.left == 0 {
 				me.seen = r.steals.Load()
@@ -271,30 +267,24 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // triangular loop, the dearest). minHold only keeps a worker from giving
 // back a range it has just taken, which the others would steal in turn.
 //
-// Once the rest is one piece, whether or not anyone waits, and when it
-// keeps a rest not worth giving back, w no longer counts as holding pieces
-// to give back, so that the workers waiting in Idle stop waiting for it
-// (see holds). A worker that went on counting until its next Next kept
-// every idle worker polling, a take and a yield each, through its last
-// piece: at the end of every even loop.
+// When it keeps its range and the rest is one piece or not worth giving
+// back, w no longer counts as holding pieces to give back, so that the
+// workers waiting in Idle stop waiting for it (see holds).
 func (r *stealRun) Hungry(w, next int) bool {
 	me := &r.ws[w]
-	rest := me.lo + me.taken - next // taken is the range's length until GiveBack
-	if rest <= me.piece {
-		r.holds(me, false) // the last piece: nothing to give back
-	}
 	if r.hungry.Load() == 0 && me.own.Remaining() >= me.left && (me.left > 0 || r.steals.Load() == me.seen) {
 		return false // no one waits, no one stole from w, or from anyone if w's range is empty
 	}
 	// held is how long w has processed [lo, next) for, or longer where a
 	// fixed grain skipped the clock at Next (see measure): the rest's cost,
 	// (hi-next) items at that rate, errs towards a give-back.
+	rest := me.lo + me.taken - next // taken is the range's length until GiveBack
 	held := r.clock() - me.last
 	worth := int64(rest)*held > minHold*int64(next-me.lo)
 	if held > minHold && worth {
 		return true
 	}
-	if !worth {
+	if !worth || rest <= me.piece {
 		r.holds(me, false)
 	}
 	return false
@@ -302,13 +292,10 @@ func (r *stealRun) Hungry(w, next int) bool {
 
 // holds counts w in holding if on, else not, unless it is so already.
 // holding counts the workers that hold more than a piece of their range
-// still to process, and a rest beyond the piece in progress that Hungry
-// would give back: those that may give part of it back, for which the
+// still to process: those that may give part of it back, for which the
 // workers in Idle wait. A worker on its last piece, or whose range is one
-// piece, has nothing to give back, nor has one whose rest would take under
-// minHold at the cost per item it measured (Next, Hungry); its own range,
-// if it holds more, is listed, and the thieves take from it without
-// waiting.
+// piece, has nothing to give back; its own range, if it holds more, is
+// listed, and the thieves take from it without waiting.
 func (r *stealRun) holds(me *stealWorker, on bool) {
 	if me.holding == on {
 		return
@@ -357,8 +344,7 @@ func (r *stealRun) unlist(v int) {
 }
 
 // Idle reports whether another worker holds more than a piece of its range
-// still to process, which it may give back part of (see holds): a rest
-// that would take over minHold at its measured cost. An idle
+// still to process, which it may give back part of (see holds). An idle
 // worker that stopped while such ranges are held would leave
 // the rest of them to their holders: with many workers, the ranges that the
 // dearest items sit in, taken before anyone was idle.
@@ -453,9 +439,8 @@ func nextBatch(batch, done int, elapsed int64) int {
 
 // pieceSize returns the piece of a range of n items that cost perItem ns
 // each: as many items as take maxPieceTime, but no more than maxPiece, and
-// at least as many as take minPiece; if the cost is not known yet, a
-// min(workers, 16)th of n, rounded up, so that n is that many pieces at
-// most, not up to twice as many pieces of one item where n is short.
+// at least as many as take minPiece; if the cost is not known yet,
+// n/min(workers, 16).
 //
 // Pieces trade the cost of a piece (a call of the body and a check, tens of
 // nanoseconds in loops of short items) against how long an idle worker may
@@ -481,8 +466,7 @@ func nextBatch(batch, done int, elapsed int64) int {
 // divisions that Next would otherwise pay on every one.
 func pieceSize(n int, perItem, minPiece float64, maxPiece uint64, workers int) int {
 	if perItem == 0 {
-		k := min(workers, maxPieces) // pieces, each of ceil(n/k) items
-		return max((n+k-1)/k, 1)
+		return max(n/min(workers, maxPieces), 1)
 	}
 	if float64(n)*perItem <= minPiece {
 		return n
