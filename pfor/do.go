@@ -3,7 +3,6 @@ package pfor
 import (
 	"strconv"
 	"sync/atomic"
-	"unsafe"
 )
 
 // Do calls every function in fns and returns when all have returned: in
@@ -21,11 +20,7 @@ import (
 // worker of the pool is busy at the call (none searching for work or
 // asleep), Do calls fns in order on the calling goroutine without entering
 // the pool, as the forks below would when no worker steals; the functions
-// call Do in turn, and those calls fork once a worker is free. Do does the
-// same while the pool is in its late state (see Busy neighbours in the
-// package doc), when a fork would wait for threads the operating system
-// has put aside: for up to 20 ms after the last loop call that found its
-// helpers late, a free worker takes no function of Do. Else the
+// call Do in turn, and those calls fork once a worker is free. Else the
 // caller takes part as a guest worker and forks as Both does, halving fns: it
 // leaves the second half on its deque, where an idle worker may steal it,
 // and goes on with the first, down to fns[0], which it runs first; then it
@@ -42,12 +37,12 @@ import (
 // are called in Do's own frame under one deferred recover, with no other
 // call of the package, nor of the race detector's runtime in a -race
 // build (BenchmarkForkBusy, and BenchmarkRangeDo, where every worker is
-// busy with loops). Where a worker is free: a look at the late state,
-// entering and leaving the pool, as Join, plus a fork per function, as
-// Both's (BenchmarkDo, BenchmarkForkTop/impl=do). Do itself allocates
-// nothing for up to 1024 functions, and a copy of fns for more; a
-// function literal that captures variables is allocated by the caller.
-// Inside a task, Both and Worker.Join cost less: they need no entering.
+// busy with loops). Where a worker is free: entering and leaving the
+// pool, as Join, plus a fork per function, as Both's (BenchmarkDo,
+// BenchmarkForkTop/impl=do). Do itself allocates nothing for up to 1024
+// functions, and a copy of fns for more; a function literal that
+// captures variables is allocated by the caller. Inside a task, Both and
+// Worker.Join cost less: they need no entering.
 //
 //go:norace
 func Do(fns ...func()) {
@@ -56,8 +51,8 @@ func Do(fns ...func()) {
 	// detector's runtime: instrumented, Do's entry and exit, its defer
 	// (which the instrumented exit keeps from being open-coded) and its
 	// reads of fns cost many times the functions such calls are given. Do
-	// reads nothing shared but two hints, races by design (Pool.Idle and
-	// lateHint), and fns, which is the caller's: what the detector loses
+	// reads nothing shared but the pool's idle hint, a race by design (see
+	// Pool.Idle), and fns, which is the caller's: what the detector loses
 	// is a race on fns itself. The functions, forkDo and what they call
 	// are instrumented as all code is.
 	for i, f := range fns {
@@ -65,7 +60,7 @@ func Do(fns ...func()) {
 			panic("pfor: Do: fns[" + strconv.Itoa(i) + "] is nil")
 		}
 	}
-	if st := thePool.Idle(); len(fns) < 2 || st.Busy() || st.Vacant() && inlineUnstarted() || lateHint() {
+	if st := thePool.Idle(); len(fns) < 2 || st.Busy() || st.Vacant() && inlineUnstarted() {
 		// In this frame, under one deferred recover, with no other call:
 		// under the race detector each call, defer and atomic operation
 		// costs more than the functions of a nested fork-join that come
@@ -118,9 +113,7 @@ func forkDo(fns []func()) {
 // Vacant instead, no worker has started (the pool is new, or GOMAXPROCS
 // is or was 1), and none would ever be idle to make a later call fork and
 // start the others, so only GOMAXPROCS tells whether some should run:
-// they call inlineUnstarted. Where some worker is free, they call
-// lateHint last: one load, and a clock read in the late state, far less
-// than the fork it saves then.
+// they call inlineUnstarted.
 //
 // Entering the pool as a guest takes its lock twice and a fork costs a
 // push, a pop and a wake-up check, atomic operations that the race
@@ -134,8 +127,7 @@ func forkDo(fns []func()) {
 // balance all the same, because the choice is made at every call, not once
 // for a tree: a function run inline that forks again calls Do or Join
 // again, at every level of the tree down to its leaves, and the first call
-// made after a worker became free (outside the late state) forks, and
-// hands that worker half of
+// made after a worker became free forks, and hands that worker half of
 // what is left below it; the halves of the levels above, which cannot be
 // stolen, are entered as calls of their own in turn and fork then too.
 // (Schedulers that create tasks lazily, as Tzannes, Caragea, Barua and
@@ -145,24 +137,6 @@ func forkDo(fns []func()) {
 func inlineUnstarted() bool {
 	thePool.Grow()
 	return thePool.busy()
-}
-
-// lateHint reports whether the pool is in its late state (see late.go),
-// as isLate does, for Do and Join: they ask once they have seen a free
-// worker, to run inline where a fork would wait for threads the operating
-// system has put aside. It reads the state with a plain load, a hint that
-// synchronizes with nothing, as Pool.Idle's is, and for the same reasons
-// (see sched.Idle.Peek): a stale value, or on 32-bit platforms a torn one,
-// only changes the choice of one call, and either choice is correct. In the
-// state it reads the clock too, so that the state ends on time for these
-// calls although only loop calls clear it.
-//
-//go:norace
-//go:nocheckptr
-func lateHint() bool {
-	// atomic.Int64's only field of non-zero size is its value.
-	u := *(*int64)(unsafe.Pointer(&lateHelpers.until))
-	return u != 0 && now() < u
 }
 
 // maxDoFns bounds the functions a guest keeps room for between Do calls:

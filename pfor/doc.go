@@ -52,9 +52,8 @@
 // although they were awake), such calls start on the caller alone for 100 µs
 // and bring in helpers only then: short loops run at about the sequential
 // loop's speed instead of waiting for threads the system has put aside, long
-// ones still run in parallel. Meanwhile Do and Join call their functions
-// on the caller (see Do). Calls with another partitioner, or a grain, are
-// unchanged. The pool behaves the same on every system and reads nothing
+// ones still run in parallel. Calls with another partitioner, or a grain,
+// are unchanged. The pool behaves the same on every system and reads nothing
 // outside the process.
 //
 // # Fork-join: which call for what

@@ -23,14 +23,6 @@ func SetLate(t testing.TB, on bool) {
 	})
 }
 
-// SetLateEnded puts the pool in a late state that has ended but that no
-// call has cleared yet, until the test ends. The test must not run in
-// parallel with others.
-func SetLateEnded(t testing.TB) {
-	SetLate(t, false)
-	lateHelpers.until.Store(now() - 1)
-}
-
 // NoteCall records an adaptive call whose helpers were late or not, as a
 // call does, and reports whether the pool is then in the late state.
 func NoteCall(late bool) bool {

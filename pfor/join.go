@@ -11,8 +11,7 @@ package pfor
 // asleep), Join calls b and then a on the calling goroutine without
 // entering the pool, for the cost of one load and one deferred recover,
 // and no call of the race detector's runtime in a -race build, as Do does:
-// a call made in a or b forks once a worker is free. So does Join while
-// the pool is in its late state, as Do does.
+// a call made in a or b forks once a worker is free.
 //
 // a and b may run one after the other on the calling goroutine, so they
 // must not wait for each other (on a channel, a lock, a WaitGroup): that
@@ -36,10 +35,10 @@ package pfor
 //
 //go:norace
 func Join(a, b func()) {
-	// go:norace: see Do. Join reads nothing shared but Do's two hints.
+	// go:norace: see Do. Join reads nothing shared but the pool's idle hint.
 	checkFunc("Join", "a", a == nil)
 	checkFunc("Join", "b", b == nil)
-	if st := thePool.Idle(); st.Busy() || st.Vacant() && inlineUnstarted() || lateHint() { // see inlineUnstarted
+	if st := thePool.Idle(); st.Busy() || st.Vacant() && inlineUnstarted() { // see inlineUnstarted
 		defer rethrowJoin() // in this frame: see Do
 		b()
 		a()
