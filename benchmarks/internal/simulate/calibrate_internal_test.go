@@ -406,12 +406,13 @@ func TestPingPongGivesUp(t *testing.T) {
 
 // TestPingPong: a step of the ping-pong, a cache line moving between two running goroutines'
 // cores, costs something and far less than the second after which a step whose other
-// goroutine never ran gives up. The figure is the median trial, as CalibrateMachine takes it:
-// a single trial made while other test binaries kept the cores busy read more than the bound.
+// goroutine never ran gives up. The figure is the median trial, as CalibrateMachine takes it.
+// Its bound leaves room for a machine whose cores other test binaries keep busy under the
+// race detector, where a median step read over 100 µs.
 func TestPingPong(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	if per := typical(pingPong); !(per > 0 && per < 50_000) {
-		t.Fatalf("ping-pong: %g ns a step (the median trial); want between 0 and 50 µs", per)
+	if per := typical(pingPong); !(per > 0 && per < 1_000_000) {
+		t.Fatalf("ping-pong: %g ns a step (the median trial); want between 0 and 1 ms", per)
 	}
 }
 
