@@ -153,9 +153,15 @@ func TestCallSample(t *testing.T) {
 	}
 }
 
-// fastest returns the least of three trials: a trial the machine preempts only reads longer.
+// fastest returns the least of nine trials: a trial the machine preempts only reads longer,
+// and on a machine whose cores other test binaries keep busy, three trials were all
+// preempted.
 func fastest(trial func() float64) float64 {
-	return min(trial(), trial(), trial())
+	least := trial()
+	for range 8 {
+		least = min(least, trial())
+	}
+	return least
 }
 
 // TestCalibratorCallTrials: a Calibrator's call trials measure what a callSample's trial does, one
