@@ -347,3 +347,38 @@ func TestAutoSharesDearItemsFoundLate(t *testing.T) {
 		}
 	}
 }
+
+// polls wraps a SplittingRun and counts the calls of Idle that told a
+// worker to poll again.
+type polls struct {
+	partproto.SplittingRun
+	n int
+}
+
+func (p *polls) Idle(w int) bool {
+	again := p.SplittingRun.Idle(w)
+	if again {
+		p.n++
+	}
+	return again
+}
+
+// TestAutoEvenLoopEndsWithoutPolls: on even work whose workers start
+// together, they run out of work together, and none polls for a give-back:
+// a worker on its last piece has nothing to give back, whether or not
+// another waits yet. Counted as holding until its Next found nothing, each
+// made the workers that finished a moment before it poll once, a Gosched
+// and a Next that a loop of a few microseconds a worker feels.
+func TestAutoEvenLoopEndsWithoutPolls(t *testing.T) {
+	for _, n := range []int{1000, 100_000} {
+		for _, workers := range []int{2, 4, 8, 16, 64} {
+			var clock int64
+			auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})
+			run := &polls{SplittingRun: auto.Start(0, n, workers).(partproto.SplittingRun)}
+			simulate(run, workers, func(int) int64 { return 10 }, perNext, perPiece, &clock)
+			if run.n != 0 {
+				t.Errorf("%d items of 10 ns, %d workers: %d polls; want none", n, workers, run.n)
+			}
+		}
+	}
+}

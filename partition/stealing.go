@@ -267,24 +267,29 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // triangular loop, the dearest). minHold only keeps a worker from giving
 // back a range it has just taken, which the others would steal in turn.
 //
-// When it keeps its range and the rest is one piece or not worth giving
+// Once the rest is one piece, and when it keeps a rest not worth giving
 // back, w no longer counts as holding pieces to give back, so that the
-// workers waiting in Idle stop waiting for it (see holds).
+// workers in Idle stop waiting for it (see holds): whether or not a worker
+// waits yet, so that one whose Next finds nothing at the end of an even
+// loop, a moment before the others, does not wait for their last pieces.
 func (r *stealRun) Hungry(w, next int) bool {
 	me := &r.ws[w]
+	rest := me.lo + me.taken - next // taken is the range's length until GiveBack
+	if rest <= me.piece {
+		r.holds(me, false) // the last piece: nothing to give back
+	}
 	if r.hungry.Load() == 0 && me.own.Remaining() >= me.left && (me.left > 0 || r.steals.Load() == me.seen) {
 		return false // no one waits, no one stole from w, or from anyone if w's range is empty
 	}
 	// held is how long w has processed [lo, next) for, or longer where a
 	// fixed grain skipped the clock at Next (see measure): the rest's cost,
 	// (hi-next) items at that rate, errs towards a give-back.
-	rest := me.lo + me.taken - next // taken is the range's length until GiveBack
 	held := r.clock() - me.last
 	worth := int64(rest)*held > minHold*int64(next-me.lo)
 	if held > minHold && worth {
 		return true
 	}
-	if !worth || rest <= me.piece {
+	if !worth {
 		r.holds(me, false)
 	}
 	return false
