@@ -33,7 +33,8 @@ func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 
 // Auto returns the default partitioner: Stealing with batches sized from
 // the measured cost of items. A worker's first batch is clamp(block/32, 1,
-// 32) items, processed in min(workers, 16) pieces; after each batch it sizes
+// 32) items, processed in pieces of 1/min(workers, 16) of it (rounded
+// down, one item at least); after each batch it sizes
 // the next to take about 10 µs at the cost per item it measured, but never
 // more than 8 times the previous batch and never less than a quarter of it,
 // and processes it in pieces of about 2 µs, or of 1/128 of its share of the
