@@ -151,3 +151,40 @@ func TestNextFindingNothingReadsNoClock(t *testing.T) {
 		}
 	}
 }
+
+// TestStealingShortCallReadings: one goroutine drives a 2-worker Stealing
+// run of 1,000 items of 1 ns, worker 0 until it finds nothing and then
+// worker 1, as pfor's caller does when its helper has not come. Each worker
+// takes its block in 3 batches (32 items, then halves of its block) and
+// reads the clock twice, at its first Next and after its first batch, whose
+// cost sizes the pieces of the larger batches; its third batch, after a
+// range of under clockEvery, reads none, and neither does the Next that
+// finds nothing.
+func TestStealingShortCallReadings(t *testing.T) {
+	var now int64
+	reads := 0
+	p := stealingWith(partproto.Options{Clock: func() int64 { reads++; return now }})
+	run := p.Start(0, 1000, 2).(partproto.SplittingRun)
+	items := 0
+	for w := range 2 {
+		nexts, before := 0, reads
+		for {
+			nexts++
+			lo, hi, ok := run.Next(w)
+			if !ok {
+				if run.Idle(w) {
+					t.Fatalf("worker %d: Idle reported a range held by another worker; want none", w)
+				}
+				break
+			}
+			items += hi - lo
+			now += int64(hi - lo)
+		}
+		if nexts != 4 || reads-before != 2 {
+			t.Errorf("worker %d: %d Nexts and %d clock readings; want 4 and 2", w, nexts, reads-before)
+		}
+	}
+	if items != 1000 {
+		t.Errorf("the run handed out %d items; want 1000", items)
+	}
+}
