@@ -79,10 +79,11 @@ func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
 }
 
 // parallelSort runs the merge sort on the pool for the entry point
-// named call, or small on inputs too short to split.
+// named call, or small on the caller's goroutine on inputs too short to
+// split; a panic in either reaches the caller as a *PanicError naming call.
 func parallelSort[E any](call string, x []E, ops *sortOps[E], small func([]E)) {
 	if len(x) < 2*sortLeafMin {
-		small(x)
+		guard(call, func() { small(x) })
 		return
 	}
 	scratch := make([]E, len(x))

@@ -58,6 +58,9 @@ func TestPanicNamesItsCall(t *testing.T) {
 			x := make([]int, 100_000)
 			pfor.SortStableFunc(x, func(a, b int) int { boom(); return 0 })
 		}},
+		{"SortStableFunc", func(...pfor.Option) { // too short to split: sorted inline
+			pfor.SortStableFunc([]int{3, 2, 1}, func(a, b int) int { boom(); return 0 })
+		}},
 		{"Group task", func(...pfor.Option) {
 			var g pfor.Group
 			g.Go(func(*pfor.Worker) error { boom(); return nil })
