@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stealkit/stealkit/pfor"
 	"github.com/stealkit/stealkit/plinq"
 )
 
@@ -67,6 +68,8 @@ func TestBadInput(t *testing.T) {
 		{"Single empty", func() { must(empty.Single()) }, "plinq: Single: empty query"},
 		{"Single of two", func() { must(q.Single()) }, "plinq: Single: more than one element"},
 		{"WithContext(nil)", func() { q.WithContext(nil) }, "plinq: WithContext(nil)"},
+		{"With(nil)", func() { q.With(nil) }, "plinq: With: opts[0] is nil"},
+		{"With(opt, nil)", func() { q.With(pfor.WithWorkers(2), nil) }, "plinq: With: opts[1] is nil"},
 		{"First empty", func() { must(empty.First()) }, "plinq: First: empty query"},
 		{"Last empty", func() { must(empty.Last()) }, "plinq: Last: empty query"},
 		{"Min empty", func() { must(plinq.Min(empty)) }, "plinq: Min: empty query"},

@@ -2,6 +2,7 @@ package plinq
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/stealkit/stealkit/pfor"
@@ -43,8 +44,14 @@ type settings struct {
 // loops over blocks of elements (reductions, sorts, grouping) take one
 // block at a time whatever the grain. pfor.WithStats records only the last
 // loop of a run. Options never change a query's results, except FindAny's
-// choice among matches.
+// choice among matches. With panics if an option is nil, as pfor's calls
+// do.
 func (q Query[T]) With(opts ...pfor.Option) Query[T] {
+	for i, o := range opts {
+		if o == nil {
+			panic(fmt.Sprintf("plinq: With: opts[%d] is nil", i))
+		}
+	}
 	s := q.settings()
 	s.opts = append(slices.Clip(s.opts), opts...)
 	q.set = &s
