@@ -123,7 +123,8 @@ import (
 // block, so that a Range reused for run after run stops allocating once its
 // blocks hold what one run installs.
 //
-// A Range must not be copied after first use.
+// Make a Range with New, or Reuse a zero one: the zero Range itself is not
+// ready for use. A Range must not be copied after first use.
 type Range struct {
 	low   atomic.Uint64        // next position the owner reserves; written only by the owner
 	steal atomic.Pointer[span] // current steal range; replaced only by CAS of a fresh span, or by Reset
@@ -316,8 +317,11 @@ func (r *Range) TrySteal() (lo, hi int, ok bool) { return r.steal1(nil) }
 // r are dropped), concurrently with everything done to v. The span it
 // installs in v comes from r's blocks (see newSpan), so that a Reuse of r
 // reuses it: the price is Reuse's condition on the Ranges r stole from.
-// StealFrom panics if v is r.
+// StealFrom panics if v is r or nil.
 func (r *Range) StealFrom(v *Range) (lo, hi int, ok bool) {
+	if v == nil {
+		panic("stealrange: StealFrom(nil)")
+	}
 	if v == r {
 		panic("stealrange: StealFrom: a Range cannot steal from itself")
 	}
@@ -435,6 +439,9 @@ func (r *Range) Reuse(lo, hi int) {
 func (r *Range) GiveBack(from int) {
 	p := toPos(from)
 	if p < r.lastLo || p > r.lastHi || r.lastHi == r.lastLo {
+		if r.lastHi == r.lastLo {
+			panic(fmt.Sprintf("stealrange: GiveBack(%d): no batch taken to give back", from))
+		}
 		panic(fmt.Sprintf("stealrange: GiveBack(%d): not within the last batch taken [%d, %d)",
 			from, fromPos(r.lastLo), fromPos(r.lastHi)))
 	}

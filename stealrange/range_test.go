@@ -28,6 +28,11 @@ func TestBadInputPanicsNamingValues(t *testing.T) {
 	mustPanic(t, "TryTake(0)", "stealrange: TryTake(0): max must be at least 1", func() { r.TryTake(0) })
 	mustPanic(t, "TryTake(-7)", "TryTake(-7)", func() { r.TryTake(-7) })
 	mustPanic(t, "Reset(2, 1)", "stealrange: Reset(2, 1): hi < lo", func() { r.Reset(2, 1) })
+	mustPanic(t, "StealFrom(nil)", "stealrange: StealFrom(nil)", func() { r.StealFrom(nil) })
+	mustPanic(t, "GiveBack(3) with no batch taken", "stealrange: GiveBack(3): no batch taken to give back", func() { New(0, 10).GiveBack(3) })
+	g := New(0, 10)
+	g.TryTake(4)
+	mustPanic(t, "GiveBack(20) after a take of [0, 4)", "stealrange: GiveBack(20): not within the last batch taken [0, 4)", func() { g.GiveBack(20) })
 }
 
 // TestOwnerTakesInOrder: without thieves, the owner gets every index once, in
