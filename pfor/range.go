@@ -36,7 +36,9 @@ func Chunks(lo, hi int, body func(lo, hi int), opts ...Option) {
 // chunk are skipped; bodies already running finish. RangeErr returns the
 // first error a body returned (the first in time, not the lowest index),
 // else ctx's error if ctx was done before all the work was handed out, else
-// nil. Panics behave as for Range. RangeErr panics if hi < lo or body is nil.
+// nil; a ctx done at the call calls no body and returns ctx's error, for an
+// empty range too. body is called as Range calls it, and panics behave as for
+// Range. RangeErr panics if hi < lo or body is nil.
 func RangeErr(ctx context.Context, lo, hi int, body func(i int) error, opts ...Option) error {
 	checkRange("RangeErr", lo, hi)
 	checkFunc("RangeErr", "body", body == nil)

@@ -215,15 +215,19 @@ func TestErrorsStopWork(t *testing.T) {
 	}
 }
 
-// TestContextCancellation: a context done before the call runs nothing; one
-// cancelled during the call stops new chunks and its error is returned; one
-// cancelled after all work was handed out does not turn success into error.
+// TestContextCancellation: a context done before the call runs nothing and
+// is reported, for an empty range too; one cancelled during the call stops
+// new chunks and its error is returned; one cancelled after all work was
+// handed out does not turn success into error.
 func TestContextCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	called := false
 	if err := pfor.RangeErr(ctx, 0, 10, func(int) error { called = true; return nil }); !errors.Is(err, context.Canceled) || called {
 		t.Errorf("done context: err %v, body called %v; want context.Canceled and no call", err, called)
+	}
+	if err := pfor.RangeErr(ctx, 0, 0, func(int) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("done context, empty range: err %v; want context.Canceled", err)
 	}
 
 	ctx, cancel = context.WithCancel(context.Background())
