@@ -311,3 +311,43 @@ func TestValuesReportsEachIteration(t *testing.T) {
 		t.Errorf("All of a failing query reported %v; want %v", allErr(), boom)
 	}
 }
+
+// TestValuesLoopBodyPanicPassesThrough: a panic in the range loop over Values
+// or All is the caller's own: it reaches the caller as it was raised, not as
+// a *pfor.PanicError nor as the iteration's error.
+func TestValuesLoopBodyPanicPassesThrough(t *testing.T) {
+	seq, errf := plinq.Range(0, 100_000).Values()
+	all, allErr := plinq.Range(0, 100_000).All()
+	for _, tc := range []struct {
+		name string
+		loop func()
+		errf func() error
+	}{
+		{"Values", func() {
+			for v := range seq {
+				if v == 3 {
+					panic("mine")
+				}
+			}
+		}, errf},
+		{"All", func() {
+			for i := range all {
+				if i == 3 {
+					panic("mine")
+				}
+			}
+		}, allErr},
+	} {
+		var got any
+		func() {
+			defer func() { got = recover() }()
+			tc.loop()
+		}()
+		if got != "mine" {
+			t.Errorf("%s: loop body panicked with \"mine\"; recovered %T %v", tc.name, got, got)
+		}
+		if err := tc.errf(); err != nil {
+			t.Errorf("%s: after a panic in the loop body, the error function reported %v; want nil", tc.name, err)
+		}
+	}
+}

@@ -102,8 +102,11 @@ func (q Query[T]) ForAllErr(f func(T) error) (err error) {
 // iteration runs q afresh: it computes the elements in parallel a
 // window of q's source at a time (up to about a million indices), and calls
 // the loop body on the iterating goroutine, sequentially; breaking out of
-// the loop stops the query after the current window. (The quantifier that
-// LINQ calls All is Every.)
+// the loop stops the query after the current window. A window's elements
+// are yielded once the whole window is computed, so a run that fails yields
+// the windows before the failing one and none of its elements. A panic in
+// the loop body is the caller's own and passes through unchanged. (The
+// quantifier that LINQ calls All is Every.)
 func (q Query[T]) Values() (iter.Seq[T], func() error) {
 	var failed error
 	return func(yield func(T) bool) {
