@@ -32,14 +32,19 @@ var forkCalls = []struct {
 // called on another goroutine, until release is called (or the test ends):
 // busyPool returns once each worker runs a body and none searches or
 // sleeps. release waits for the loop to return.
+//
+// It posts the loop once the extra helpers of earlier wide calls have
+// ended: one still searching would take a worker's slot and leave that
+// worker idle.
 func busyPool(t testing.TB) (release func()) {
 	t.Helper()
 	n := runtime.GOMAXPROCS(0)
 	deadline := time.Now().Add(10 * time.Second)
 	pfor.Run(func(*pfor.Worker) {}) // the pool follows GOMAXPROCS: workers above it retire
-	for pfor.TaskWorkers() != n-1 {
+	for pfor.TaskWorkers() != n-1 || pfor.Helpers() != n-1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("after 10 s, %d pool workers at GOMAXPROCS %d; want %d", pfor.TaskWorkers(), n, n-1)
+			t.Fatalf("after 10 s, %d pool workers and %d extra helpers at GOMAXPROCS %d; want %d and none",
+				pfor.TaskWorkers(), pfor.Helpers()-pfor.TaskWorkers(), n, n-1)
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
