@@ -34,7 +34,10 @@
 // meanwhile: tasks, and slots of loop jobs posted after its wait began.
 // Not earlier ones: a job posted before may be one whose slot the guest's
 // own goroutine is running further down its stack, and a slot of that job
-// could wait for a range its own goroutine holds.
+// could wait for a range its own goroutine holds. A post may still count
+// on such a waiter as a searcher, or wake it: a waiter about to sleep that
+// sees an earlier job still open wakes a sleeper that takes it
+// (Idle.WakeFor).
 //
 // The pool starts on first use and follows GOMAXPROCS as entry points see
 // it: it starts workers when it has grown, and a worker whose index is no

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -19,14 +20,16 @@ import (
 // out of work, and then either StopSearch when it found some (or no longer
 // needs any) or Sleep when it gives up; Sleep returns with the worker
 // searching again. Any goroutine calls Notify after it has made work
-// visible. All methods can be executed by any goroutine; each worker drives
-// its own transitions.
+// visible. A worker that takes only part of the work (a floor, see
+// Parker) and is about to sleep beside work it does not take calls
+// WakeFor from Sleep's ready. All methods can be executed by any
+// goroutine; each worker drives its own transitions.
 //
 // # State
 //
 //	state    atomic.Uint64  searching workers in the low 32 bits, sleeping workers in the next 31,
 //	                        and in the top bit the owner's vacancy mark (SetVacant)
-//	mu       sync.Mutex     guards sleepers and every Parker's listed flag
+//	mu       sync.Mutex     guards sleepers, every Parker's listed flag, and a listed Parker's floor
 //	sleepers []*Parker      the sleeping workers, most recent last
 //
 // The counts change together with the list, under mu, except that
@@ -51,6 +54,16 @@ import (
 // it stops searching, and then, if it was the last searcher and others
 // sleep, StopSearch wakes one to take over the search. So while work is
 // visible and some worker sleeps, some worker is running or searching.
+//
+// That argument assumes that every worker takes every unit of work. A waiter
+// (see Worker.HelpUntil) does not take loop jobs posted before its wait
+// began: it sleeps with its Parker's floor at the last such job's seq, and
+// wakers other than WakeFor ignore floors. So a producer may count on a
+// searching waiter, or wake one, for a job it does not take. Such a waiter
+// either stops searching, and StopSearch passes the search on as above, or
+// sleeps: then its last look, after its announcement, sees the job still
+// open, and WakeFor wakes a sleeper whose floor is below the job's seq.
+// Either way the job is not left with every worker that takes it asleep.
 //
 // Direct wake-ups (Parker.Unpark) follow the same pattern on the parker's
 // armed flag: the sleeper stores armed = true before ready(); the waker
@@ -86,6 +99,11 @@ type Parker struct {
 	wake   chan struct{}
 	armed  atomic.Bool // the owner may be blocked on wake, or about to be
 	listed bool        // in Idle.sleepers; guarded by Idle.mu
+
+	// floor: the owner takes only numbered work (loop jobs, by seq) above
+	// it; 0 takes all. Written by the owner while not listed, read under
+	// Idle.mu while listed.
+	floor uint64
 }
 
 // NewParker returns a Parker for one worker.
@@ -178,6 +196,30 @@ func (s *Idle) Sleep(p *Parker, ready func() bool) {
 		s.state.Add(sleepToSearch)
 	}
 	s.mu.Unlock()
+}
+
+// WakeFor moves the most recent sleeper that takes work numbered n (whose
+// floor is below n) to searching and wakes it, if there is one. A worker
+// that sleeps although it sees work it does not take calls it after it
+// announced itself: producers may have counted on it for that work. It
+// takes mu; O(sleepers).
+func (s *Idle) WakeFor(n uint64) {
+	step(stepWakeOne)
+	s.mu.Lock()
+	var p *Parker
+	for i := len(s.sleepers) - 1; i >= 0; i-- {
+		if q := s.sleepers[i]; q.floor < n {
+			p = q
+			s.sleepers = slices.Delete(s.sleepers, i, i+1)
+			p.listed = false
+			s.state.Add(sleepToSearch)
+			break
+		}
+	}
+	s.mu.Unlock()
+	if p != nil {
+		p.token()
+	}
 }
 
 // wakeOne moves the most recent sleeper to searching and wakes it.

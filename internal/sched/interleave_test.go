@@ -73,12 +73,20 @@ func dependent(a, b stepKind) bool {
 // its slots. With waiter set, thread 1 instead waits for
 // a condition that thread 0 sets and then Unparks it (the way Join waits
 // for a stolen frame), and there are no units.
+//
+// With blind set, one more thread is a waiter that takes none of the
+// units, as a waiter in HelpUntil takes no loop job posted before its wait
+// began: it searches, and sleeps with floor 1 on a condition nobody sets.
+// Producers may count on it as a searcher, and wakes may pick it; its last
+// look before it sleeps hands the units on (WakeFor), as search does for
+// an older job still open.
 type idleScenario struct {
 	name   string
 	units  int
 	batch  bool // publish every unit at once, with one Wake(units)
 	takes  []int
 	waiter bool
+	blind  bool
 }
 
 var idleScenarios = []idleScenario{
@@ -86,6 +94,7 @@ var idleScenarios = []idleScenario{
 	{name: "two units, one worker", units: 2, takes: []int{2}},
 	{name: "two units at once, two workers of one each", units: 2, batch: true, takes: []int{1, 1}},
 	{name: "unpark a waiter", waiter: true},
+	{name: "one unit, one worker, a waiter that cannot take it", units: 1, takes: []int{1}, blind: true},
 }
 
 // idleExplorer searches the interleavings of one scenario.
@@ -110,6 +119,11 @@ func (x *idleExplorer) execute() (err error) {
 	nthreads := 1 + len(sc.takes)
 	if sc.waiter {
 		nthreads = 2
+	}
+	blindTh := -1
+	if sc.blind {
+		blindTh = nthreads
+		nthreads++
 	}
 	parkers := make([]*Parker, nthreads)
 	for th := range parkers {
@@ -168,6 +182,23 @@ func (x *idleExplorer) execute() (err error) {
 					work.Add(1)
 					idle.Notify()
 				}
+			}
+		case th == blindTh:
+			body = func() {
+				idle.StartSearch()
+				for !condSet() {
+					p.floor = 1
+					idle.Sleep(p, func() bool {
+						if condSet() {
+							return true
+						}
+						if ready() { // units it does not take: hand them on
+							idle.WakeFor(1)
+						}
+						return false
+					})
+				}
+				idle.StopSearch()
 			}
 		case sc.waiter:
 			body = func() {
@@ -230,7 +261,7 @@ func (x *idleExplorer) execute() (err error) {
 		}
 	}
 	if w := work.Load(); w != 0 && blocked > 0 {
-		return fmt.Errorf("%d units of work left with %d workers asleep: lost wake-up", w, blocked)
+		return fmt.Errorf("%d units of work left with %d threads asleep: lost wake-up", w, blocked)
 	}
 	if sc.waiter && blocked > 0 {
 		return fmt.Errorf("the waiter sleeps after its condition was set and Unpark called: lost wake-up")

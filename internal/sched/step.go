@@ -19,7 +19,7 @@ const (
 	stepWait                        // wake: receive (blocks without a token)
 	stepDisarm                      // armed: store false
 	stepLeave                       // mu: unlist the sleeper if still listed, state: sleeper to searcher
-	stepWakeOne                     // mu: unlist the newest sleeper, state: sleeper to searcher
+	stepWakeOne                     // mu: unlist the newest sleeper (WakeFor: of those below its floor), state: sleeper to searcher
 	stepToken                       // wake: send if there is room
 	stepUnpark                      // armed: load
 

@@ -139,11 +139,23 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*Task, *
 			if done == nil {
 				w.pool.Grow()
 			}
+			w.park.floor = since
 			idle.Sleep(w.park, func() bool {
 				if enlist != nil {
 					enlist()
 				}
-				return done != nil && done() || done == nil && w.pool.excess(w) || w.pool.hasWork(since)
+				if done != nil && done() || done == nil && w.pool.excess(w) || w.pool.hasWork(since) {
+					return true
+				}
+				// A job posted before this wait began, which it does not
+				// take, may have counted on it as a searcher or spent its
+				// wake-up on it: hand the job on to a sleeper that takes it.
+				if since != 0 {
+					if j := w.pool.loops.Open(0); j != nil {
+						idle.WakeFor(j.seq.Load())
+					}
+				}
+				return false
 			})
 			start = time.Time{}
 			continue
