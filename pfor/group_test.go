@@ -180,8 +180,42 @@ func TestGroupFromOutside(t *testing.T) {
 
 // TestGroupFirstError: the first error stops tasks not yet started and is
 // what Wait returns; the Group stays failed.
+//
+// Link 100 of the chain spawns link 101 before it fails, so links run on
+// other workers until the failure is recorded, on link 100's way out; when
+// the operating system takes that thread off its core in between, the
+// chain runs on meanwhile, as it should. So a chain that ran too far is
+// retried, up to 3 in all, and fails only if all did: a Group that does
+// not skip runs the whole chain every time.
 func TestGroupFirstError(t *testing.T) {
-	errFirst := errors.New("first")
+	const attempts = 3
+	var counts []int64
+	var g *pfor.Group
+	for range attempts {
+		var n int64
+		g, n = firstErrorChain(t)
+		if n <= 200 {
+			break
+		}
+		counts = append(counts, n)
+	}
+	if len(counts) == attempts {
+		t.Errorf("%v links of a 10001-task chain ran when link 100 failed, in %d chains; want the rest skipped in some chain", counts, attempts)
+	}
+	var ran atomic.Int64
+	g.Go(func(*pfor.Worker) error { ran.Add(1); return nil })
+	if err := g.Wait(); err != errFirst || ran.Load() != 0 {
+		t.Errorf("Go after a failure: ran %d, Wait = %v; want 0 and %v", ran.Load(), err, errFirst)
+	}
+}
+
+var errFirst = errors.New("first")
+
+// firstErrorChain runs a chain of 10001 tasks in a new Group, each task
+// spawning the next, link 100 failing with errFirst after it spawned link
+// 101; it checks that Wait returns errFirst, and returns the Group and how
+// many links ran.
+func firstErrorChain(t *testing.T) (*pfor.Group, int64) {
 	g, _ := pfor.NewGroup(context.Background())
 	var ran atomic.Int64
 	var link func(w *pfor.Worker, k int) error // a chain: each task spawns the next
@@ -199,14 +233,7 @@ func TestGroupFirstError(t *testing.T) {
 	if err := g.Wait(); err != errFirst {
 		t.Fatalf("Wait = %v; want %v", err, errFirst)
 	}
-	if n := ran.Load(); n > 200 {
-		t.Errorf("%d links of a 10001-task chain ran when link 100 failed; want the rest skipped", n)
-	}
-	ran.Store(0)
-	g.Go(func(*pfor.Worker) error { ran.Add(1); return nil })
-	if err := g.Wait(); err != errFirst || ran.Load() != 0 {
-		t.Errorf("Go after a failure: ran %d, Wait = %v; want 0 and %v", ran.Load(), err, errFirst)
-	}
+	return g, ran.Load()
 }
 
 // TestGroupContext: with a done context nothing runs and Wait returns the
