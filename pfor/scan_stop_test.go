@@ -82,6 +82,7 @@ func checkPanicStops(t *testing.T, workers int) {
 			if after <= bound {
 				break
 			}
+			t.Logf("%s: Scan called op %d times after op panicked; want at most %d: retrying", p.Name(), after, bound)
 			afters = append(afters, after)
 		}
 		if len(afters) == stopAttempts {
