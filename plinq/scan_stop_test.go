@@ -36,47 +36,71 @@ func spinUntil(f func() bool) {
 // TestScanCanceledBetweenBlocks: a Scan whose op cancels one of the query's
 // contexts on the first element (the query's own, or a second one given
 // with WithContext) returns that context's error and no elements, having
-// called op for no more than a twelfth of the input after the cancel (half
+// called op, in one of a few scans, for no more than a twelfth of the
+// input after the cancel (half
 // of it for the second context, whose cancel reaches pfor through a
 // goroutine that needs a P to run, and that op gives it by sleeping; the
 // scan makes 4n/3 calls in all): the contexts are looked at between
 // blocks, not only after the scan.
+//
+// The cancel reaches the scan a little after op's call of cancel, and for
+// the second context a goroutine must run first: when the operating system
+// takes the thread off its core in between, or that goroutine starts late,
+// the scan goes on meanwhile, as it should. So a count over the limit is
+// retried, up to 3 scans in all, and fails only if all are over: a scan
+// that looks at the contexts only at its end is over every time.
 func TestScanCanceledBetweenBlocks(t *testing.T) {
-	s := indices(stopScanLen)
+	const attempts = 3
 	for _, second := range []bool{false, true} {
 		for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
-			ctx, cancel := context.WithCancel(context.Background())
-			var calls, atCancel atomic.Int64
-			op := func(a, b int) int {
-				calls.Add(1)
-				if b == 0 {
-					cancel()
-					atCancel.Store(calls.Load())
-					time.Sleep(time.Millisecond) // frees this P for the goroutine of a merged context's AfterFunc
-				}
-				return a + b
-			}
-			q := plinq.From(s).With(pfor.WithWorkers(2), pfor.WithPartitioner(p))
-			if second {
-				other, stop := context.WithCancel(context.Background())
-				defer stop()
-				q = q.WithContext(other).WithContext(ctx)
-			} else {
-				q = q.WithContext(ctx)
-			}
-			got, err := plinq.Scan(q, 0, op).ToSlice()
-			if got != nil || !errors.Is(err, context.Canceled) {
-				t.Errorf("second=%v %s: Scan canceled by op = %d elements, %v; want none, context.Canceled", second, p.Name(), len(got), err)
-			}
 			limit := int64(stopScanLen / 12)
 			if second { // the goroutine that passes the cancel on may start late
 				limit = stopScanLen / 2
 			}
-			if after := calls.Load() - atCancel.Load(); after > limit {
-				t.Errorf("second=%v %s: Scan called op %d times after the cancel; want at most %d", second, p.Name(), after, limit)
+			var afters []int64
+			for range attempts {
+				after := canceledScan(t, second, p)
+				if after <= limit {
+					break
+				}
+				t.Logf("second=%v %s: Scan called op %d times after the cancel; want at most %d: retrying", second, p.Name(), after, limit)
+				afters = append(afters, after)
+			}
+			if len(afters) == attempts {
+				t.Errorf("second=%v %s: Scan called op %v times after the cancel, in %d scans; want at most %d in some scan", second, p.Name(), afters, attempts, limit)
 			}
 		}
 	}
+}
+
+// canceledScan runs one Scan of TestScanCanceledBetweenBlocks, checks its
+// result, and returns how many times op was called after the cancel.
+func canceledScan(t *testing.T, second bool, p partition.Partitioner) (after int64) {
+	s := indices(stopScanLen)
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls, atCancel atomic.Int64
+	op := func(a, b int) int {
+		calls.Add(1)
+		if b == 0 {
+			cancel()
+			atCancel.Store(calls.Load())
+			time.Sleep(time.Millisecond) // frees this P for the goroutine of a merged context's AfterFunc
+		}
+		return a + b
+	}
+	q := plinq.From(s).With(pfor.WithWorkers(2), pfor.WithPartitioner(p))
+	if second {
+		other, stop := context.WithCancel(context.Background())
+		defer stop()
+		q = q.WithContext(other).WithContext(ctx)
+	} else {
+		q = q.WithContext(ctx)
+	}
+	got, err := plinq.Scan(q, 0, op).ToSlice()
+	if got != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("second=%v %s: Scan canceled by op = %d elements, %v; want none, context.Canceled", second, p.Name(), len(got), err)
+	}
+	return calls.Load() - atCancel.Load()
 }
 
 // TestScanPanicStopsBlocks: a panic in op on the first element (while
