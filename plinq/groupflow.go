@@ -2,6 +2,7 @@ package plinq
 
 import (
 	"slices"
+	"sync"
 	"unsafe"
 )
 
@@ -20,9 +21,10 @@ import (
 // block's local numbers within 16 bits.
 //
 // A Where over a slice keeps, per block, the offsets of the elements it
-// selected and their local numbers, and the elements are read from the
-// slice again to be placed: the predicate and key are still called once
-// per element, and no copy of the elements is made but the result. Other
+// selected and their local numbers, in buffers that the next runs reuse
+// (selBuf), and the elements are read from the slice again to be placed:
+// the predicate and key are still called once per element, and no copy
+// of the elements is made but the result. Other
 // flows keep each block's elements sorted by local number, stably, and
 // their runs are copied to their places.
 //
@@ -49,8 +51,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 	}
 	var place func(runs [][]T, next []runEnd, b int)
 	if elems, pred, ok := f.sliceElems(); ok && pred != nil {
-		sel := make([][]uint16, nb) // sel[b]: the offsets in block b of its elements
-		local := make([][]uint16, nb)
+		bufs := make([]*selBuf, nb) // bufs[b]: block b's offsets and local numbers
 		sh, _ := shapeOf[K]()
 		blocks(x, nb,
 			func(w *worker) *flowGrouper[T, K] {
@@ -70,16 +71,21 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 			},
 			func(s *flowGrouper[T, K], b0, b1 int) bool {
 				for b := b0; b < b1; b++ {
-					if !number(s, b, s.run) {
+					buf := selBufs.Get().(*selBuf)
+					s.sel, s.local = buf.sel[:0], buf.local[:0]
+					ok := number(s, b, s.run)
+					buf.sel, buf.local = s.sel, s.local
+					bufs[b] = buf
+					if !ok {
 						return false
 					}
-					sel[b], local[b] = slices.Clone(s.sel), slices.Clone(s.local)
 				}
 				return true
 			}, nil)
 		place = func(runs [][]T, next []runEnd, b int) {
-			in, ls := elems[b*bl:], local[b]
-			ss := sel[b][:len(ls)]
+			buf := bufs[b]
+			in, ls := elems[b*bl:], buf.local
+			ss := buf.sel[:len(ls)]
 			next = next[:len(runs)]
 			for l, r := range runs {
 				next[l] = runEnd{unsafe.Pointer(unsafe.SliceData(r)), 0}
@@ -92,6 +98,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 				*(*T)(unsafe.Add(e.p, e.n*size)) = *elemAt(in, int32(ss[i]))
 				e.n++
 			}
+			selBufs.Put(buf)
 		}
 	} else {
 		sorted := make([][]T, nb) // sorted[b]: block b's elements by local number, stably
@@ -141,6 +148,13 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 	})
 	return ix, out, start
 }
+
+// A selBuf is a block's offsets of the elements a Where over a slice
+// selected and their local numbers, pooled: the blocks of a run hold
+// them from the numbering to the placing, and the next run reuses them.
+type selBuf struct{ sel, local []uint16 }
+
+var selBufs = sync.Pool{New: func() any { return new(selBuf) }}
 
 // A runEnd is where the next element of a run goes: n elements past p,
 // the run's first.
