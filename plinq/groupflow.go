@@ -207,25 +207,42 @@ func (s *selNumbering[T, K]) batch(block []T, a, e int) {
 	g.local = slices.Grow(g.local, len(ks))[:at+len(ks)]
 	offs, local := g.sel[at:], g.local[at:]
 	offs, local, sel = offs[:len(ks)], local[:len(ks)], sel[:len(ks)]
+	for j, i := range sel {
+		offs[j] = uint16(a + int(i))
+	}
 	sh, d := s.sh, &g.dense
-	base, slots := d.base, d.slots // d's window, in variables while no key is new
-	for j, k := range ks {
-		u := bitsOfKey(k, sh) // unused unless K is an integer kind (dense is off otherwise)
-		l := int32(-1)
-		if off := u - base; off < uint64(len(slots)) {
-			l = slots[off]
+	for j := 0; j < len(ks); j++ {
+		if j = numberHeld(ks, local, sh, d, g.bi.count, j); j == len(ks) {
+			break
 		}
-		if l < 0 {
-			l = int32(g.slow(k, u, at+j))
-			base, slots = d.base, d.slots
-		}
-		offs[j] = uint16(a + int(sel[j]))
+		l := g.slow(ks[j], bitsOfKey(ks[j], sh), at+j)
+		g.bi.count[l]++
 		local[j] = uint16(l)
 	}
-	count := g.bi.count
-	for _, l := range local {
+}
+
+// numberHeld numbers the keys ks[j:] that d holds, as batch does, in local
+// (len(local) >= len(ks)), counting them in count, and returns the
+// position of the first it does not hold, or len(ks). Apart from batch, so
+// that its loop, which calls nothing, keeps its values in registers.
+//
+//go:noinline
+func numberHeld[K comparable](ks []K, local []uint16, sh intShape, d *denseIndex, count []int, j int) int {
+	base, slots := d.base, d.slots
+	local = local[:len(ks)]
+	for ; j < len(ks); j++ {
+		off := bitsOfKey(ks[j], sh) - base // unused unless K is an integer kind (dense is off otherwise)
+		if off >= uint64(len(slots)) {
+			break
+		}
+		l := uint(slots[off])
+		if l >= uint(len(count)) { // -1: no number yet
+			break
+		}
 		count[l]++
+		local[j] = uint16(l)
 	}
+	return j
 }
 
 // sort returns the block's elements sorted by local number, stably, in a
