@@ -90,14 +90,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 			for l, r := range runs {
 				next[l] = runEnd{unsafe.Pointer(unsafe.SliceData(r)), 0}
 			}
-			// Block b has count[l] == len(runs[l]) elements of local
-			// number l, so the writes stay within the runs.
-			size := unsafe.Sizeof(*new(T))
-			for i, l := range ls {
-				e := &next[l]
-				*(*T)(unsafe.Add(e.p, e.n*size)) = *elemAt(in, int32(ss[i]))
-				e.n++
-			}
+			placeSelected(in, ss, ls, next)
 			selBufs.Put(buf)
 		}
 	} else {
@@ -155,6 +148,23 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 type selBuf struct{ sel, local []uint16 }
 
 var selBufs = sync.Pool{New: func() any { return new(selBuf) }}
+
+// placeSelected copies the elements at offsets sel of in to the runs that
+// next starts, element i to local number local[i]'s; len(sel) == len(local).
+// Apart from groupFlow, so that its loop keeps its values in registers.
+// The block has as many elements of local number l as run l holds, so the
+// writes stay within the runs.
+//
+//go:noinline
+func placeSelected[T any](in []T, sel, local []uint16, next []runEnd) {
+	size := unsafe.Sizeof(*new(T))
+	sel = sel[:len(local)]
+	for i, l := range local {
+		e := &next[l]
+		*(*T)(unsafe.Add(e.p, e.n*size)) = *elemAt(in, int32(sel[i]))
+		e.n++
+	}
+}
 
 // A runEnd is where the next element of a run goes: n elements past p,
 // the run's first.
