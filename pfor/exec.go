@@ -128,6 +128,14 @@ func checkRange(call string, lo, hi int) {
 	}
 }
 
+// checkCtx panics if ctx is nil, as the standard library's context
+// functions do for a nil parent.
+func checkCtx(call string, ctx context.Context) {
+	if ctx == nil {
+		panic(fmt.Sprintf("pfor: %s: ctx is nil; use context.Background()", call))
+	}
+}
+
 func checkFunc(call, what string, isNil bool) {
 	if isNil {
 		panic(fmt.Sprintf("pfor: %s: %s is nil", call, what))

@@ -22,8 +22,9 @@ func ChunksLocal[S any](lo, hi int, init func() S, body func(state S, lo, hi int
 
 // ChunksLocalErr is ChunksLocal with a context and errors, as RangeErr is to
 // Range. finish is called for every state that was created, even when the
-// call fails.
+// call fails. It panics if ctx is nil, and as ChunksLocal does.
 func ChunksLocalErr[S any](ctx context.Context, lo, hi int, init func() S, body func(state S, lo, hi int) error, finish func(state S), opts ...Option) error {
+	checkCtx("ChunksLocalErr", ctx)
 	checkRange("ChunksLocalErr", lo, hi)
 	checkFunc("ChunksLocalErr", "init", init == nil)
 	checkFunc("ChunksLocalErr", "body", body == nil)

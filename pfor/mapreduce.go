@@ -34,8 +34,9 @@ func MapIndexed[T, U any](in []T, f func(i int, x T) U, opts ...Option) []U {
 }
 
 // MapErr is Map with a context and errors. On error it returns nil and the
-// error, chosen as RangeErr chooses it.
+// error, chosen as RangeErr chooses it. MapErr panics if ctx or f is nil.
 func MapErr[T, U any](ctx context.Context, in []T, f func(T) (U, error), opts ...Option) ([]U, error) {
+	checkCtx("MapErr", ctx)
 	checkFunc("MapErr", "f", f == nil)
 	out := make([]U, len(in))
 	err := execute(ctx, 0, len(in), configure("MapErr", opts), func(_, lo, hi int) error {

@@ -38,15 +38,18 @@ func Chunks(lo, hi int, body func(lo, hi int), opts ...Option) {
 // else ctx's error if ctx was done before all the work was handed out, else
 // nil; a ctx done at the call calls no body and returns ctx's error, for an
 // empty range too. body is called as Range calls it, and panics behave as for
-// Range. RangeErr panics if hi < lo or body is nil.
+// Range. RangeErr panics if ctx or body is nil or hi < lo.
 func RangeErr(ctx context.Context, lo, hi int, body func(i int) error, opts ...Option) error {
+	checkCtx("RangeErr", ctx)
 	checkRange("RangeErr", lo, hi)
 	checkFunc("RangeErr", "body", body == nil)
 	return run(ctx, lo, hi, configure("RangeErr", opts), loopBody{eachErr: body})
 }
 
 // ChunksErr is Chunks with a context and errors, as RangeErr is to Range.
+// It panics if ctx or body is nil or hi < lo.
 func ChunksErr(ctx context.Context, lo, hi int, body func(lo, hi int) error, opts ...Option) error {
+	checkCtx("ChunksErr", ctx)
 	checkRange("ChunksErr", lo, hi)
 	checkFunc("ChunksErr", "body", body == nil)
 	return run(ctx, lo, hi, configure("ChunksErr", opts), loopBody{chunkErr: body})

@@ -52,15 +52,18 @@ func ScanExclusive[T any](in []T, identity T, op func(T, T) T, opts ...Option) [
 // block it is on, and ScanErr returns nil and ctx's error. Otherwise it
 // returns Scan's result and nil, even if ctx is done once every block has
 // started. op returns no error: the only error is ctx's. Panics behave as
-// in Scan: no block starts after op panicked. ScanErr panics if op is nil.
+// in Scan: no block starts after op panicked. ScanErr panics if ctx or op
+// is nil.
 func ScanErr[T any](ctx context.Context, in []T, identity T, op func(T, T) T, opts ...Option) ([]T, error) {
+	checkCtx("ScanErr", ctx)
 	checkFunc("ScanErr", "op", op == nil)
 	return scan(ctx, "ScanErr", in, identity, op, true, opts)
 }
 
 // ScanExclusiveErr is ScanExclusive with a context, as ScanErr is to
-// Scan. ScanExclusiveErr panics if op is nil.
+// Scan. ScanExclusiveErr panics if ctx or op is nil.
 func ScanExclusiveErr[T any](ctx context.Context, in []T, identity T, op func(T, T) T, opts ...Option) ([]T, error) {
+	checkCtx("ScanExclusiveErr", ctx)
 	checkFunc("ScanExclusiveErr", "op", op == nil)
 	return scan(ctx, "ScanExclusiveErr", in, identity, op, false, opts)
 }

@@ -168,6 +168,16 @@ func TestBadInput(t *testing.T) {
 		{"Range(5, 3)", "pfor: Range(5, 3): hi < lo", func() { pfor.Range(5, 3, func(int) {}) }},
 		{"Chunks(0, -1)", "pfor: Chunks(0, -1): hi < lo", func() { pfor.Chunks(0, -1, func(int, int) {}) }},
 		{"RangeErr nil body", "pfor: RangeErr: body is nil", func() { pfor.RangeErr(context.Background(), 0, 1, nil) }},
+		{"RangeErr nil ctx", "pfor: RangeErr: ctx is nil; use context.Background()", func() { pfor.RangeErr(nil, 0, 1, func(int) error { return nil }) }},
+		{"ChunksErr nil ctx", "pfor: ChunksErr: ctx is nil; use context.Background()", func() { pfor.ChunksErr(nil, 0, 0, func(int, int) error { return nil }) }},
+		{"ChunksLocalErr nil ctx", "pfor: ChunksLocalErr: ctx is nil; use context.Background()", func() {
+			pfor.ChunksLocalErr(nil, 0, 1, func() int { return 0 }, func(int, int, int) error { return nil }, nil)
+		}},
+		{"MapErr nil ctx", "pfor: MapErr: ctx is nil; use context.Background()", func() { pfor.MapErr(nil, []int{1}, func(x int) (int, error) { return x, nil }) }},
+		{"ScanErr nil ctx", "pfor: ScanErr: ctx is nil; use context.Background()", func() { pfor.ScanErr(nil, []int{1}, 0, func(a, b int) int { return a + b }) }},
+		{"ScanExclusiveErr nil ctx", "pfor: ScanExclusiveErr: ctx is nil; use context.Background()", func() {
+			pfor.ScanExclusiveErr(nil, []int{1}, 0, func(a, b int) int { return a + b })
+		}},
 		{"Range nil body", "pfor: Range: body is nil", func() { pfor.Range(0, 1, nil) }},
 		{"WithWorkers(0)", "pfor: WithWorkers(0): need at least one worker", func() { pfor.WithWorkers(0) }},
 		{"WithWorkers(-3)", "pfor: WithWorkers(-3)", func() { pfor.WithWorkers(-3) }},
