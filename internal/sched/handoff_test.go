@@ -30,12 +30,13 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 }
 
 // TestWaiterHandsOnAnOlderJob: a loop job posted before a waiter's wait
-// began, whose post's wake-up goes to that waiter (the most recent
-// sleeper), still gets its helper slot run by the sleeping pool worker:
-// the waiter, which does not take the job, hands it on as it sleeps.
+// began still gets its helper slot run by the sleeping pool worker: the
+// waiter, which does not take the job, hands it on as it goes to sleep.
 // The post is split in two here, its job added, a waiter started and
 // asleep, then its wake-up, as when the calling thread is off its core
-// between the two.
+// between the two. The hand-on happens at the waiter's first sleep, before
+// the post's wake-up; without it, that wake-up would go to the waiter (the
+// most recent sleeper) and the pool worker would sleep on.
 func TestWaiterHandsOnAnOlderJob(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // one pool worker
 	p := NewPool(func() *Worker { return new(Worker) }, func(_ string, r any) any { return r })
