@@ -195,8 +195,11 @@ func benchWorkloads() []workload.Workload {
 
 // BenchmarkRange runs every workload of benchWorkloads with every
 // implementation: BenchmarkRange/partitioner=X/workload=Y. For "tiny" one op
-// is 2000 back-to-back calls and us/call is reported. Each op starts from
-// reset inputs (untimed); a wrong checksum fails the benchmark.
+// is 2000 back-to-back calls and us/call is reported, and for auto also
+// late/call: the share of calls that started while the pool was in its late
+// state (pfor's late.go), which run on the caller alone at first, the
+// whole of a tiny call. Each op starts from reset inputs (untimed); a wrong
+// checksum fails the benchmark.
 func BenchmarkRange(b *testing.B) {
 	for _, im := range impls() {
 		for _, w := range benchWorkloads() {
@@ -209,12 +212,17 @@ func BenchmarkRange(b *testing.B) {
 				want := seq.Checksum()
 				run, stop := im.start(inst)
 				defer stop()
+				countLate := im.name == "auto" && w.Calls > 1
+				late := 0 // calls started in the pool's late state
 				b.ReportAllocs()
 				for b.Loop() {
 					b.StopTimer()
 					inst.Reset()
 					b.StartTimer()
 					for range w.Calls {
+						if countLate && pfor.IsLate() {
+							late++
+						}
 						run()
 					}
 				}
@@ -223,6 +231,9 @@ func BenchmarkRange(b *testing.B) {
 				}
 				if w.Calls > 1 {
 					b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*w.Calls), "us/call")
+				}
+				if countLate {
+					b.ReportMetric(float64(late)/float64(b.N*w.Calls), "late/call")
 				}
 			})
 		}
