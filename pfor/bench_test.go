@@ -2,6 +2,7 @@ package pfor_test
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -55,6 +56,9 @@ func impls() []impl {
 		}},
 	}
 }
+
+// onPool names the implementations whose calls run on the package's pool.
+var onPool = []string{"static", "dynamic", "guided", "stealing", "auto"}
 
 // handStatic is the hand-written loop: one goroutine per GOMAXPROCS with a
 // contiguous block each, joined with a WaitGroup.
@@ -198,7 +202,9 @@ func benchWorkloads() []workload.Workload {
 // is 2000 back-to-back calls and us/call is reported, and for auto also
 // late/call: the share of calls that started while the pool was in its late
 // state (pfor's late.go), which run on the caller alone at first, the
-// whole of a tiny call. Each op starts from reset inputs (untimed); a wrong
+// whole of a tiny call; for every implementation on the pool, asleep/call:
+// the share of calls that started with a pool worker asleep, which the
+// call's post then wakes. Each op starts from reset inputs (untimed); a wrong
 // checksum fails the benchmark.
 func BenchmarkRange(b *testing.B) {
 	for _, im := range impls() {
@@ -213,7 +219,8 @@ func BenchmarkRange(b *testing.B) {
 				run, stop := im.start(inst)
 				defer stop()
 				countLate := im.name == "auto" && w.Calls > 1
-				late := 0 // calls started in the pool's late state
+				countAsleep := slices.Contains(onPool, im.name) && w.Calls > 1
+				late, asleep := 0, 0 // calls started in the pool's late state, with a worker asleep
 				b.ReportAllocs()
 				for b.Loop() {
 					b.StopTimer()
@@ -222,6 +229,9 @@ func BenchmarkRange(b *testing.B) {
 					for range w.Calls {
 						if countLate && pfor.IsLate() {
 							late++
+						}
+						if countAsleep && pfor.Asleep() {
+							asleep++
 						}
 						run()
 					}
@@ -234,6 +244,9 @@ func BenchmarkRange(b *testing.B) {
 				}
 				if countLate {
 					b.ReportMetric(float64(late)/float64(b.N*w.Calls), "late/call")
+				}
+				if countAsleep {
+					b.ReportMetric(float64(asleep)/float64(b.N*w.Calls), "asleep/call")
 				}
 			})
 		}

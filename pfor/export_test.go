@@ -37,5 +37,12 @@ const LateSigns = lateSigns
 // caller alone now.
 func IsLate() bool { return isLate() }
 
+// Asleep reports whether some pool worker sleeps now, as of some instant
+// during the call: a loop call posted then wakes one.
+func Asleep() bool {
+	_, sleeping := thePool.IdleCounts()
+	return sleeping > 0
+}
+
 // PostedJobs reports how many entries of the pool's posted jobs hold a job.
 func PostedJobs() int { return thePool.Loops().Len() }
