@@ -41,8 +41,8 @@ func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 // items if that is fewer; after a give-back or a steal it starts again from
 // one item. Workers that find nothing to steal keep polling while any
 // worker holds more of its range than the piece in progress, and a worker
-// that has held its range for over 2 µs while others wait or steal from its
-// range gives the rest back to them, if the rest would take over 2 µs at the
+// that has held its range for over 1 µs while others wait or steal from its
+// range gives the rest back to them, if the rest would take over 1 µs at the
 // rate its range has run at, where the run's driver processes ranges in
 // pieces (pfor does).
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
@@ -86,7 +86,7 @@ const (
 	pieceShare    = 128    // a piece holds at most 1/pieceShare of a worker's share of items
 	maxPieces     = 16     // pieces of a worker's first range at most
 	targetBatch   = 10_000 // ns an adaptive batch should take
-	minHold       = 2_000  // ns a range is held before a give-back (see Hungry)
+	minHold       = 1_000  // ns a range is held before a give-back: maxPieceTime/2 (see Hungry)
 	maxBatch      = 1 << 16
 	maxGrowth     = 8     // times the last batch that an adaptive batch grows to at most
 	maxFirstBatch = 32    // items of a worker's first batch at most, unless a grain is set
@@ -266,7 +266,11 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // a few batches, and one that holds a batch for most of targetBatch while
 // the others wait costs each of them that long (the last batches of a
 // triangular loop, the dearest). minHold only keeps a worker from giving
-// back a range it has just taken, which the others would steal in turn.
+// back a range it has just taken, which the others would steal in turn. It
+// is half of maxPieceTime, so that a piece that took most of maxPieceTime
+// is held long enough: a worker whose pieces are one dear item each (the
+// end of a triangular loop) gives back after its first piece, not its
+// second, while pieces of cheap items still hold the range for several.
 //
 // Once the rest is one piece, and when it keeps a rest not worth giving
 // back, w no longer counts as holding pieces to give back, so that the
