@@ -89,10 +89,51 @@ func TestJoinPanics(t *testing.T) {
 //
 // The links of a chain each spawn the next; link 100 spawns link 101 and
 // panics. Links keep starting on other workers until the panic stops the
-// group, which can take an operating system's time slice if the panicking
-// worker's thread is descheduled in between (on a loaded 2-core machine
-// 4,710 links once ran), but a group that does not skip runs all 200,001.
+// group, on link 100's way out, which can take an operating system's time
+// slice if the panicking worker's thread is descheduled in between (on a
+// loaded 2-core machine 4,710 links once ran). So a chain that ran too far
+// is retried, up to 3 in all, and fails only if all did: a group that does
+// not skip runs all 200,001 links every time.
 func TestGroupPanic(t *testing.T) {
+	const attempts = 3
+	var counts []int64
+	for range attempts {
+		n := panicChain(t)
+		if n <= 100_000 {
+			break
+		}
+		t.Logf("%d links ran when link 100 panicked; want at most 100000: retrying", n)
+		counts = append(counts, n)
+	}
+	if len(counts) == attempts {
+		t.Errorf("%v links of a 200001-task chain ran when link 100 panicked, in %d chains; want the rest skipped in some chain", counts, attempts)
+	}
+
+	// A panic in a task that was running when another task failed still
+	// reaches Wait, and beats the error.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the two tasks must run at once
+	g, _ := pfor.NewGroup(context.Background())
+	started, failed := make(chan struct{}), make(chan struct{})
+	g.Go(func(*pfor.Worker) error {
+		close(started)
+		<-failed
+		time.Sleep(time.Millisecond) // let the error be recorded
+		blowUp("late")
+		return nil
+	})
+	g.Go(func(*pfor.Worker) error {
+		<-started
+		defer close(failed)
+		return context.DeadlineExceeded
+	})
+	if pe, other := recoverPanic(func() { g.Wait() }); pe == nil || pe.Value != "late" {
+		t.Errorf("error, then a panic: Wait recovered %v, %v; want *PanicError{Value: \"late\"}", pe, other)
+	}
+}
+
+// panicChain runs the chain of TestGroupPanic in a new Group, checks that
+// Wait re-raises link 100's panic, and returns how many links ran.
+func panicChain(t *testing.T) int64 {
 	g, _ := pfor.NewGroup(context.Background())
 	var ran atomic.Int64
 	var link func(w *pfor.Worker, k int) error
@@ -114,35 +155,36 @@ func TestGroupPanic(t *testing.T) {
 	if pe.Value != "boom" || !strings.Contains(string(pe.Stack), "blowUp") {
 		t.Errorf("PanicError{Value: %v}, stack:\n%s\nwant \"boom\" and blowUp on the stack", pe.Value, pe.Stack)
 	}
-	if n := ran.Load(); n > 100_000 {
-		t.Errorf("%d links ran after link 100 panicked; want the rest skipped", n)
-	}
-
-	// A panic in a task that was running when another task failed still
-	// reaches Wait, and beats the error.
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the two tasks must run at once
-	g, _ = pfor.NewGroup(context.Background())
-	started, failed := make(chan struct{}), make(chan struct{})
-	g.Go(func(*pfor.Worker) error {
-		close(started)
-		<-failed
-		time.Sleep(time.Millisecond) // let the error be recorded
-		blowUp("late")
-		return nil
-	})
-	g.Go(func(*pfor.Worker) error {
-		<-started
-		defer close(failed)
-		return context.DeadlineExceeded
-	})
-	if pe, other := recoverPanic(func() { g.Wait() }); pe == nil || pe.Value != "late" {
-		t.Errorf("error, then a panic: Wait recovered %v, %v; want *PanicError{Value: \"late\"}", pe, other)
-	}
+	return ran.Load()
 }
 
 // TestDoPanicSkipsRest: once a function of Do panics, functions not yet
 // started do not start.
+//
+// The others keep starting until the panic stops the call, on fns[0]'s way
+// out; when the operating system takes that thread off its core in
+// between, each worker starts a function a millisecond meanwhile, as it
+// should. So a call that ran too many is retried, up to 3 in all, and
+// fails only if all did: a Do that does not skip runs all 1000 every time.
 func TestDoPanicSkipsRest(t *testing.T) {
+	const attempts = 3
+	var counts []int64
+	for range attempts {
+		n := panicDo(t)
+		if n <= 100 {
+			break
+		}
+		t.Logf("%d of 1000 functions ran when the first panicked; want at most 100: retrying", n)
+		counts = append(counts, n)
+	}
+	if len(counts) == attempts {
+		t.Errorf("%v of 1000 functions ran when the first panicked, in %d calls of Do; want the rest skipped in some call", counts, attempts)
+	}
+}
+
+// panicDo calls Do with 1000 functions of which the first panics, checks
+// that the panic reaches the caller, and returns how many functions ran.
+func panicDo(t *testing.T) int64 {
 	var ran atomic.Int64
 	fns := make([]func(), 1000)
 	for i := range fns {
@@ -158,7 +200,5 @@ func TestDoPanicSkipsRest(t *testing.T) {
 	if pe == nil || pe.Value != "first" {
 		t.Fatalf("Do recovered %v; want *PanicError{Value: \"first\"}", pe)
 	}
-	if n := ran.Load(); n > 100 {
-		t.Errorf("%d of 1000 functions ran after the first panicked; want the rest skipped", n)
-	}
+	return ran.Load()
 }
