@@ -37,11 +37,15 @@ func spinUntil(f func() bool) {
 // contexts on the first element (the query's own, or a second one given
 // with WithContext) returns that context's error and no elements, having
 // called op, in one of a few scans, for no more than a twelfth of the
-// input after the cancel (half
-// of it for the second context, whose cancel reaches pfor through a
-// goroutine that needs a P to run, and that op gives it by sleeping; the
-// scan makes 4n/3 calls in all): the contexts are looked at between
-// blocks, not only after the scan.
+// input after the cancel (the scan makes 4n/3 calls in all): the contexts
+// are looked at between blocks, not only after the scan.
+//
+// The second context's cancel reaches pfor through a goroutine that needs
+// a P to run (op gives it one by sleeping), and which can start late by
+// many blocks of the other worker's: for it the count is of the calls on
+// the first part alone, which the canceling worker scans by itself block by
+// block, up to three quarters of it. A scan that does not look between
+// blocks makes the whole first part's calls after the cancel.
 //
 // The cancel reaches the scan a little after op's call of cancel, and for
 // the second context a goroutine must run first: when the operating system
@@ -54,8 +58,8 @@ func TestScanCanceledBetweenBlocks(t *testing.T) {
 	for _, second := range []bool{false, true} {
 		for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
 			limit := int64(stopScanLen / 12)
-			if second { // the goroutine that passes the cancel on may start late
-				limit = stopScanLen / 2
+			if second { // calls on the first part, a third of the input
+				limit = stopScanLen / 4
 			}
 			var afters []int64
 			for range attempts {
@@ -74,13 +78,18 @@ func TestScanCanceledBetweenBlocks(t *testing.T) {
 }
 
 // canceledScan runs one Scan of TestScanCanceledBetweenBlocks, checks its
-// result, and returns how many times op was called after the cancel.
+// result, and returns how many times op was called after the cancel: all
+// calls for the query's own context, and for a second one only the calls
+// on the first part, which the worker that canceled scans alone.
 func canceledScan(t *testing.T, second bool, p partition.Partitioner) (after int64) {
 	s := indices(stopScanLen)
 	ctx, cancel := context.WithCancel(context.Background())
-	var calls, atCancel atomic.Int64
+	var calls, firstCalls, atCancel atomic.Int64
 	op := func(a, b int) int {
 		calls.Add(1)
+		if b < stopScanLen/3 {
+			firstCalls.Add(1)
+		}
 		if b == 0 {
 			cancel()
 			atCancel.Store(calls.Load())
@@ -99,6 +108,9 @@ func canceledScan(t *testing.T, second bool, p partition.Partitioner) (after int
 	got, err := plinq.Scan(q, 0, op).ToSlice()
 	if got != nil || !errors.Is(err, context.Canceled) {
 		t.Errorf("second=%v %s: Scan canceled by op = %d elements, %v; want none, context.Canceled", second, p.Name(), len(got), err)
+	}
+	if second {
+		return firstCalls.Load() - 1 // op(0, 0) is the first part's first call
 	}
 	return calls.Load() - atCancel.Load()
 }
