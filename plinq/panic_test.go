@@ -73,6 +73,12 @@ var panicking = map[string]func(){
 	"Aggregate combine, on the caller": func() {
 		must(plinq.Aggregate(plinq.Range(0, 5000), 0, func(a, i int) int { return a + i }, func(a, b int) int { panic(errBoom) }))
 	},
+	"Scan": func() {
+		must(plinq.Scan(plinq.Range(0, 1<<16), 0, func(a, i int) int { boomAt(i); return a + i }).ToSlice())
+	},
+	"ScanExclusive": func() {
+		must(plinq.ScanExclusive(plinq.Range(0, 1<<16), 0, func(a, i int) int { boomAt(i); return a + i }).ToSlice())
+	},
 	"MinBy": func() { must(plinq.MinBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i })) },
 	"FromSeq, on the caller": func() {
 		must(plinq.FromSeq(iter.Seq[int](func(yield func(int) bool) { panic(errBoom) })).Count())

@@ -15,8 +15,11 @@ func TestPanicNamesPlinq(t *testing.T) {
 		func() {
 			defer func() {
 				var pe *pfor.PanicError
-				if r, _ := recover().(error); !errors.As(r, &pe) || pe.Call != "plinq query" {
-					t.Errorf("%s: recovered %#v; want a *pfor.PanicError with Call \"plinq query\"", name, pe)
+				r := recover()
+				if err, _ := r.(error); !errors.As(err, &pe) {
+					t.Errorf("%s: recovered %T %v; want a *pfor.PanicError with Call \"plinq query\"", name, r, r)
+				} else if pe.Call != "plinq query" {
+					t.Errorf("%s: recovered a *pfor.PanicError with Call %q; want \"plinq query\"", name, pe.Call)
 				}
 			}()
 			run()
