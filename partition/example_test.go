@@ -46,7 +46,7 @@ func ExampleGuided() {
 
 // Worker 0 takes a batch; worker 1 finishes its own block and then steals
 // from worker 0's range: the top quarter of what is left each time.
-func ExampleStealing() {
+func ExampleStealingWith() {
 	run := partition.StealingWith(partition.StealingOptions{Grain: 20}).Start(0, 100, 2)
 	lo, hi, _ := run.Next(0)
 	fmt.Printf("worker 0: [%d, %d)\n", lo, hi)
@@ -61,6 +61,25 @@ func ExampleStealing() {
 	// worker 1: [90, 100)
 	// worker 1: [42, 50)
 	// worker 1: [36, 42)
+}
+
+// Each of 4 workers takes its block, then steals from the others' until
+// every index is handed out once.
+func ExampleStealing() {
+	p := partition.Stealing()
+	run := p.Start(0, 1000, 4)
+	n := 0
+	for w := range 4 {
+		for {
+			lo, hi, ok := run.Next(w)
+			if !ok {
+				break
+			}
+			n += hi - lo
+		}
+	}
+	fmt.Println(p.Name(), n)
+	// Output: stealing 1000
 }
 
 func ExampleAuto() {
