@@ -16,7 +16,10 @@ func (q Query[T]) First() (T, error) {
 	return v, err
 }
 
-// FirstOrDefault is First, but returns the zero T if q is empty.
+// FirstOrDefault is First, but returns the zero T if q is empty, so it
+// cannot tell an empty q from one whose first element is the zero T. Where
+// that matters, q.Take(1).ToSlice() evaluates the same prefix and returns
+// no element for an empty q.
 func (q Query[T]) FirstOrDefault() (T, error) {
 	v, _, err := q.first()
 	return v, err
@@ -43,7 +46,10 @@ func (q Query[T]) Last() (T, error) {
 	return v, err
 }
 
-// LastOrDefault is Last, but returns the zero T if q is empty.
+// LastOrDefault is Last, but returns the zero T if q is empty, so it
+// cannot tell an empty q from one whose last element is the zero T. Where
+// that matters, q.Any with a pred that reports true tells whether q has an
+// element, in a run of its own that stops at the first element found.
 func (q Query[T]) LastOrDefault() (T, error) {
 	v, _, err := q.last()
 	return v, err

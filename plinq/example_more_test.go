@@ -116,11 +116,16 @@ func ExampleQuery_ElementAt() {
 }
 
 // FirstOrDefault is First without the panic on an empty query: it returns
-// the zero value instead.
+// the zero value instead. Take(1) tells an empty query apart.
 func ExampleQuery_FirstOrDefault() {
-	p, err := plinq.From(people).Where(func(p Person) bool { return p.City == "Rome" }).FirstOrDefault()
+	inRome := plinq.From(people).Where(func(p Person) bool { return p.City == "Rome" })
+	p, err := inRome.FirstOrDefault()
 	fmt.Printf("%q %v\n", p.Name, err)
-	// Output: "" <nil>
+	s, err := inRome.Take(1).ToSlice()
+	fmt.Println(len(s), err)
+	// Output:
+	// "" <nil>
+	// 0 <nil>
 }
 
 // Every is LINQ's All quantifier; plinq's All is the iterator.
