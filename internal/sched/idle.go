@@ -63,7 +63,12 @@ import (
 // either stops searching, and StopSearch passes the search on as above, or
 // sleeps: then its last look, after its announcement, sees the job still
 // open, and WakeFor wakes a sleeper whose floor is below the job's seq.
-// Either way the job is not left with every worker that takes it asleep.
+// Either way the job is not left with every worker that takes it asleep,
+// though it may wait for that hand-on through the waiter's search (up to
+// spinFor): a delay, not a hang, as a loop's caller runs every slot no
+// helper claims. Only a waiter whose wait began after the job took its
+// seq skips it, and one that went to sleep while the job was open has
+// handed it on already.
 //
 // Direct wake-ups (Parker.Unpark) follow the same pattern on the parker's
 // armed flag: the sleeper stores armed = true before ready(); the waker
