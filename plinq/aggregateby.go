@@ -2,11 +2,13 @@ package plinq
 
 import "slices"
 
-// AggregateBy runs q and folds the elements of each key into a value of
-// their own, in one parallel pass, without collecting them: GroupBy
-// followed by an Aggregate per group, for a grouped sum or count, or any
-// fold that does not need a group's elements side by side. The result for
-// key k is the fold of the elements x with key(x) == k from identity, in
+// AggregateBy returns the query of the elements of q folded per key, by
+// ==, into a value of each key's own, in one parallel pass, without
+// collecting them: GroupBy followed by an Aggregate per group, for a
+// grouped sum or count, or any fold that does not need a group's elements
+// side by side. It has one pair per distinct key, in the order in which
+// the keys first appear in q (GroupBy's order of groups), and runs when a
+// terminal operation runs it. The value of key k is the fold of the elements x with key(x) == k from identity, in
 // query order, cut into parts and combined as Aggregate does: the parts
 // depend only on the length of q's source, so the result is the same in
 // every run, whatever the workers and the partitioner (a float sum per key
@@ -16,26 +18,32 @@ import "slices"
 // slice identity would be shared by them: use a nil one, and let fold
 // allocate a part's own value when it gets nil.
 //
-// key is called once per element and fold once per element, concurrently
-// from several goroutines; combine, on the calling goroutine, once per part
-// of q's source that has elements of the key, but the first. AggregateBy takes O(n) time and O(k) memory for k
-// distinct keys. Keys unequal to themselves (NaN) are left out of the
-// result, which no lookup could find. AggregateBy panics if key, fold or
-// combine is nil.
-func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity A, fold func(A, T) A, combine func(A, A) A) (byKey map[K]A, err error) {
+// When the query runs, key is called once per element and fold once per
+// element, concurrently from several goroutines; combine, on the goroutine
+// of the terminal operation, once per part of q's source that has elements
+// of the key, but the first. AggregateBy takes O(n + k log k) time and
+// O(k) memory for k distinct keys. A NaN key, unequal to itself, has a
+// pair of its own per element, as in a map loop. AggregateBy panics if
+// key, fold or combine is nil.
+func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity A, fold func(A, T) A, combine func(A, A) A) Query[KeyValue[K, A]] {
 	mustFunc("AggregateBy", "key", key == nil)
 	mustFunc("AggregateBy", "fold", fold == nil)
 	mustFunc("AggregateBy", "combine", combine == nil)
-	defer catch(&err)
-	x := newExec(q.set)
-	f := q.flow(x)
+	return derive(q, func(x *exec) flow[KeyValue[K, A]] {
+		return ownedFlow(aggregateBy(x, q.flow(x), key, identity, fold, combine))
+	})
+}
+
+// aggregateBy is AggregateBy's run.
+func aggregateBy[T any, K comparable, A any](x *exec, f flow[T], key func(T) K, identity A, fold func(A, T) A, combine func(A, A) A) []KeyValue[K, A] {
 	// Each worker folds a block at a time: integer keys of small range
 	// into a denseFold, the dense array a hand-written loop folds into,
 	// other keys into the parts of a keyTable (found by a dense index, by
 	// scanning while it has met at most fewKeys, and with a map after
 	// that). At the end of a block, the denseFold's values join their
 	// keys' parts. The values of each key are combined in part order at
-	// the end (combineByKey). A Where over a slice runs fused into the
+	// the end (combineByKey), and the keys ordered by the block and the
+	// rank in it of their first element. A Where over a slice runs fused into the
 	// fold: one loop calls the predicate, the key and the fold per element.
 	bl := segmentLen(f.n)
 	sh, isInt := shapeOf[K]()
@@ -43,6 +51,7 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 	type state struct {
 		keyTable[K, A]
 		block int // the block being folded
+		rank  int // the keys the block has started values of
 		folder[T, K, A]
 		put func(k K, u uint64, v A)
 		run func(lo, hi int) bool
@@ -63,8 +72,8 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 		}
 		p := &s.parts[s.index(k, u)]
 		if p.block != s.block { // the key's first element in this block
-			p.keep()
-			p.block, p.value = s.block, identity
+			p.start(s.block, s.rank, identity)
+			s.rank++
 		}
 		p.value = fold(p.value, v)
 	}
@@ -76,8 +85,8 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 				slow: func(k K, u uint64, v T) { slow(s, k, u, v) }}
 			s.put = func(k K, u uint64, v A) { // the block's value of k, kept at k's next block
 				p := &s.parts[s.index(k, u)]
-				p.keep()
-				p.block, p.value = s.block, v
+				p.start(s.block, s.rank, v)
+				s.rank++
 			}
 			if fused {
 				s.pred = pred
@@ -99,7 +108,7 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 		},
 		func(s *state, b0, b1 int) bool {
 			for b := b0; b < b1; b++ {
-				s.block, s.st = b, int32(b+1)
+				s.block, s.st, s.rank = b, int32(b+1), 0
 				s.run(b*bl, min((b+1)*bl, f.n))
 				s.d.flush(s.put)
 			}
@@ -111,7 +120,7 @@ func AggregateBy[T any, K comparable, A any](q Query[T], key func(T) K, identity
 			}
 			states = append(states, s)
 		})
-	return combineByKey(states, func(s *state) []keyParts[K, A] { return s.parts }, combine), nil
+	return combineByKey(states, func(s *state) []keyParts[K, A] { return s.parts }, combine)
 }
 
 // segmentLen is the length of the parts of an index space of n that
@@ -150,7 +159,7 @@ func (t *keyTable[K, A]) lookup(k K, u uint64) int {
 	if t.dense.on {
 		i := len(t.parts)
 		if t.dense.set(u, int32(i)) {
-			t.parts = append(t.parts, keyParts[K, A]{key: k, block: -1})
+			t.parts = append(t.parts, keyParts[K, A]{key: k, block: -1, first: -1})
 			return i
 		}
 		if i > fewKeys { // dense is off from now on: the map takes over
@@ -195,7 +204,7 @@ func (t *keyTable[K, A]) find(k K) int {
 // add appends empty parts for k and returns their index.
 func (t *keyTable[K, A]) add(k K) int {
 	i := len(t.parts)
-	t.parts = append(t.parts, keyParts[K, A]{key: k, block: -1})
+	t.parts = append(t.parts, keyParts[K, A]{key: k, block: -1, first: -1})
 	switch {
 	case len(t.parts) == fewKeys+1: // from now on, the map
 		t.at = make(map[K]int, 2*len(t.parts))
@@ -209,14 +218,27 @@ func (t *keyTable[K, A]) add(k K) int {
 }
 
 // keyParts are the values one worker folded for one key: values[j] is the
-// fold of the key's elements in part blocks[j], blocks increasing. The
-// part being folded is kept apart, in block and value, until keep.
+// fold of the key's elements in part blocks[j]. The part being folded is
+// kept apart, in block and value, until keep. first is the least block the
+// worker folded elements of the key in, and rank the number of keys whose
+// values that block started before the key's.
 type keyParts[K comparable, A any] struct {
-	key    K
-	block  int // the block value folds, -1 before the first
-	value  A
-	blocks []int
-	values []A
+	key         K
+	block       int // the block value folds, -1 before the first
+	value       A
+	first, rank int // first is -1 before the first block
+	blocks      []int
+	values      []A
+}
+
+// start starts the key's value v of block b, the rank-th key whose value b
+// starts, keeping the value of the block before.
+func (p *keyParts[K, A]) start(b, rank int, v A) {
+	p.keep()
+	p.block, p.value = b, v
+	if p.first < 0 || b < p.first {
+		p.first, p.rank = b, rank
+	}
 }
 
 // keep appends the block being folded, if any, to blocks and values.
@@ -228,36 +250,57 @@ func (p *keyParts[K, A]) keep() {
 	}
 }
 
-// combineByKey merges the workers' parts, key by key, and combines each
-// key's values in part order. A part is folded by one worker only, so the
-// parts of a key never repeat across workers.
-func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyParts[K, A], combine func(A, A) A) map[K]A {
+// combineByKey merges the workers' parts, key by key, combines each key's
+// values in part order, and returns the keys' values in the order of their
+// first elements: by first block, then by rank in it. A part is folded by
+// one worker only, so the parts of a key never repeat across workers, and
+// no two keys have the same first block and rank. A NaN key, which no
+// lookup finds, keeps the one value of each of its parts.
+func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyParts[K, A], combine func(A, A) A) []KeyValue[K, A] {
 	type blockValue struct {
 		block int
 		value A
 	}
-	byKey := make(map[K][]blockValue)
+	type keyValues struct {
+		key         K
+		first, rank int
+		bv          []blockValue
+	}
+	var all []keyValues
+	at := make(map[K]int)
 	for _, s := range states {
 		for _, p := range partsOf(s) {
-			if p.key != p.key { // NaN: no lookup finds it
-				continue
+			j, ok := at[p.key]
+			if !ok {
+				j = len(all)
+				all = append(all, keyValues{key: p.key, first: p.first, rank: p.rank})
+				at[p.key] = j
 			}
-			bv := byKey[p.key]
-			for j, b := range p.blocks {
-				bv = append(bv, blockValue{b, p.values[j]})
+			kv := &all[j]
+			if p.first < kv.first {
+				kv.first, kv.rank = p.first, p.rank
 			}
-			byKey[p.key] = bv
+			for i, b := range p.blocks {
+				kv.bv = append(kv.bv, blockValue{b, p.values[i]})
+			}
 		}
 	}
-	out := make(map[K]A, len(byKey))
+	slices.SortFunc(all, func(a, b keyValues) int {
+		if a.first != b.first {
+			return a.first - b.first
+		}
+		return a.rank - b.rank
+	})
+	out := make([]KeyValue[K, A], len(all))
 	guard(func() {
-		for k, bv := range byKey {
+		for i := range all {
+			bv := all[i].bv
 			slices.SortFunc(bv, func(a, b blockValue) int { return a.block - b.block })
 			acc := bv[0].value
 			for _, v := range bv[1:] {
 				acc = combine(acc, v.value)
 			}
-			out[k] = acc
+			out[i] = KeyValue[K, A]{all[i].key, acc}
 		}
 	})
 	return out

@@ -48,10 +48,10 @@ func TestBadInput(t *testing.T) {
 		{"ToMap(nil value)", func() { plinq.ToMap[int, int, int](q, func(i int) int { return i }, nil) }, "plinq: ToMap: value is nil"},
 		{"AggregateBy(nil key)", func() { plinq.AggregateBy[int, int, int](q, nil, 0, nil, nil) }, "plinq: AggregateBy: key is nil"},
 		{"AggregateBy(nil fold)", func() {
-			must(plinq.AggregateBy(q, func(i int) int { return i }, 0, nil, func(a, b int) int { return a }))
+			plinq.AggregateBy(q, func(i int) int { return i }, 0, nil, func(a, b int) int { return a })
 		}, "plinq: AggregateBy: fold is nil"},
 		{"AggregateBy(nil combine)", func() {
-			must(plinq.AggregateBy(q, func(i int) int { return i }, 0, func(a, i int) int { return a }, nil))
+			plinq.AggregateBy(q, func(i int) int { return i }, 0, func(a, i int) int { return a }, nil)
 		}, "plinq: AggregateBy: combine is nil"},
 		{"Aggregate(nil)", func() { plinq.Aggregate[int, int](q, 0, nil, nil) }, "plinq: Aggregate: fold is nil"},
 		{"Reduce(nil)", func() { must(q.Reduce(0, nil)) }, "plinq: Reduce: op is nil"},

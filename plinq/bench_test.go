@@ -165,9 +165,9 @@ func BenchmarkGroupBy(b *testing.B) {
 			}
 			return int64(len(m))
 		}},
-		{"plinq-countby", func() int64 { return int64(len(must(plinq.CountBy(plinq.From(in), key)))) }},
+		{"plinq-countby", func() int64 { return int64(len(must(plinq.CountBy(plinq.From(in), key).ToSlice()))) }},
 		{"plinq-aggregateby", func() int64 {
-			return int64(len(must(plinq.AggregateBy(plinq.From(in), key, 0, func(c int, _ int64) int { return c + 1 }, func(a, b int) int { return a + b }))))
+			return int64(len(must(plinq.AggregateBy(plinq.From(in), key, 0, func(c int, _ int64) int { return c + 1 }, func(a, b int) int { return a + b }).ToSlice())))
 		}},
 	}
 	runImpls(b, impls)

@@ -1,168 +1,158 @@
 package plinq
 
-import "unsafe"
+// A KeyValue is a key and the value a grouping operator computed for it
+// (CountBy's count, AggregateBy's fold), as .NET's KeyValuePair.
+type KeyValue[K comparable, V any] struct {
+	Key   K
+	Value V
+}
 
-// countBy is CountBy's run: each worker counts the keys of the blocks it
-// takes into a counter of its own, and the counters are added up on the
-// calling goroutine (a map operation per distinct key per worker, reusing
-// the largest map). A slice, or a Where over one, runs as one loop that
-// calls the predicate and the key per element (sliceElems); other flows
-// count the batches their runners hand on.
-func countBy[T any, K comparable](x *exec, f flow[T], key func(T) K) map[K]int {
+// CountBy returns the query of how many of q's elements have each key(x),
+// by ==: one pair per distinct key, in the order in which the keys first
+// appear in q (GroupBy's order of groups), the same in every run whatever
+// the workers and the partitioner. The query runs when a terminal
+// operation runs it; key is then called once per element, concurrently
+// from several goroutines. Counting takes O(n) time and O(k) memory for k
+// distinct keys, and keeps none of the elements (unless q may yield
+// several elements per index of its source, as after SelectMany: then q is
+// collected first, as GroupBy collects it). A NaN key, unequal to itself,
+// is counted apart per element, as in a map loop. For a map, range over
+// the pairs (see the example). CountBy panics if key is nil.
+func CountBy[T any, K comparable](q Query[T], key func(T) K) Query[KeyValue[K, int]] {
+	mustFunc("CountBy", "key", key == nil)
+	return derive(q, func(x *exec) flow[KeyValue[K, int]] {
+		ix := countKeys(x, q.flow(x), key)
+		return ownedFlow(pairs(x, ix.keys, ix.count))
+	})
+}
+
+// countKeys is the key index of f's elements (keyindex.go) without the
+// elements' local numbers: the keys in first-appearance order and their
+// counts. Each worker numbers the keys of a block of groupBlock indices at
+// a time, with a blockNumbering, counting each local key, and the blocks'
+// keys are merged as GroupBy's are (mergeKeys). A slice, or a Where over
+// one, runs as one loop that calls the predicate and the key per element.
+// A flow may yield any number of elements per index (after SelectMany), so
+// a block's keys are cut into parts of at most groupBlock local keys,
+// merged as blocks of their own: the merge numbers local keys in 16 bits.
+// The index's first positions are the elements' indices in the source
+// where the flow is a slice or a Where over one, else the block's first
+// index: only the keys and counts are used.
+func countKeys[T any, K comparable](x *exec, f flow[T], key func(T) K) *keyIndex[K] {
+	bl := groupBlock
+	nb := (f.n + bl - 1) / bl
+	parts := make([][]countedPart[K], nb) // parts[b]: block b's, in order
 	sh, isInt := shapeOf[K]()
 	elems, pred, fused := f.sliceElems()
-	type state struct {
-		counter[T, K]
-		run func(lo, hi int) bool
-	}
-	var states []*state
-	blockChunks(x, f.n,
-		func(w *worker) *state {
-			s := &state{counter: counter[T, K]{key: key, pred: pred, sh: sh, on: isInt}}
-			if !isInt {
-				s.m = make(map[K]int)
-			}
+	blocks(x, nb,
+		func(w *worker) *keyCounter[T, K] {
+			c := &keyCounter[T, K]{key: key, sh: sh}
+			c.m, c.dense = make(map[K]int), startDense(isInt)
 			if fused {
-				s.run = func(lo, hi int) bool {
+				c.pred = pred
+				c.run = func(lo, hi int) bool {
 					for lo < hi {
 						if w.stopped() {
 							return false
 						}
 						e := lo + min(batchLen, hi-lo)
-						s.count(elems[lo:e])
+						c.count(elems[lo:e], lo)
 						lo = e
 					}
 					return true
 				}
 			} else {
-				s.run = f.open(w, func(b []T) bool { s.count(b); return true })
+				at := 0
+				run := f.open(w, func(b []T) bool { c.count(b, at); return true })
+				c.run = func(lo, hi int) bool { at = lo; return run(lo, hi) }
 			}
-			return s
+			return c
 		},
-		func(s *state, lo, hi int) bool { s.run(lo, hi); return true },
-		func(s *state) { states = append(states, s) })
-	big := -1 // the state with the largest map, which becomes the total
-	for i, s := range states {
-		if s.m != nil && (big < 0 || len(s.m) > len(states[big].m)) {
-			big = i
-		}
-	}
-	var total map[K]int
-	if big >= 0 {
-		total = states[big].m
-	} else {
-		total = make(map[K]int)
-	}
-	for i, s := range states {
-		if i != big {
-			for k, c := range s.m {
-				total[k] += c
+		func(c *keyCounter[T, K], b0, b1 int) bool {
+			for b := b0; b < b1; b++ {
+				lo := b * bl
+				c.parts = nil
+				c.start()
+				ok := c.run(lo, min(lo+bl, f.n))
+				c.finish()
+				parts[b] = c.parts
+				if !ok {
+					return false
+				}
 			}
-		}
-		for off, c := range s.n {
-			if c != 0 {
-				total[keyOfBits[K](s.base+uint64(off), sh)] += c
-			}
+			return true
+		}, nil)
+	ix := &keyIndex[K]{}
+	var blockKeys [][]K
+	for _, ps := range parts {
+		for _, p := range ps {
+			ix.blocks = append(ix.blocks, p.bi)
+			blockKeys = append(blockKeys, p.keys)
 		}
 	}
-	return total
+	mergeKeys(x, ix, blockKeys)
+	return ix
 }
 
-// A counter is one worker's counts of keys: while the keys are integers of
-// small range, n[i] counts the key whose bits (bitsOfKey) are base+i, in a
-// window placed and widened as a denseIndex's is (see window) while the
-// keys counted span at most denseSpan slots; a map counts the keys from
-// then on (or from the start if K is not an integer kind). Counts add up
-// in any order, so the window needs no blocks. Only the goroutine running
-// the worker touches it.
-type counter[T any, K comparable] struct {
-	key    func(T) K
-	pred   func(T) bool // nil: every element
-	sh     intShape
-	base   uint64
-	n      []int
-	lo, hi uint64 // the slots of the least and the greatest key counted
-	on     bool   // counting in the window; false once a key did not fit
-	m      map[K]int
-	sel    []int32 // the offsets in a batch of the elements pred keeps
+// A countedPart is a block's counted keys, or a part of them.
+type countedPart[K comparable] struct {
+	bi   blockIndex
+	keys []K
 }
 
-// count counts the keys of the elements of b that pred keeps, selected
-// first without a branch (see selectOffsets).
-func (c *counter[T, K]) count(b []T) {
+// A keyCounter is a worker's tables for counting the keys of a block.
+type keyCounter[T any, K comparable] struct {
+	blockNumbering[T, K]
+	pred  func(T) bool // nil: every element
+	key   func(T) K
+	sh    intShape
+	sel   []int32 // the offsets in a batch of the elements pred keeps
+	run   func(lo, hi int) bool
+	parts []countedPart[K] // the block's parts counted so far
+}
+
+// start starts a part of the block.
+func (c *keyCounter[T, K]) start() { c.begin(&blockIndex{}) }
+
+// finish ends the part being counted.
+func (c *keyCounter[T, K]) finish() {
+	bi := c.bi
+	c.parts = append(c.parts, countedPart[K]{*bi, c.end()})
+}
+
+// count counts the keys of the elements of b that pred keeps, b[0] being
+// item at of the index space if f is a slice or a Where over one; the
+// elements are selected first, without a branch (see selectOffsets). A
+// key the dense index holds costs a subtraction, a comparison and an
+// increment.
+func (c *keyCounter[T, K]) count(b []T, at int) {
 	var sel []int32
 	c.sel, sel = selectOffsets(c.sel, b, c.pred)
 	for _, i := range sel {
-		k := c.key(b[i])
-		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (n is empty otherwise)
-		if off := u - c.base; off < uint64(len(c.n)) {
-			c.n[off]++
-		} else {
-			c.slow(k, u)
-		}
-	}
-}
-
-// slow counts k, whose bits u are outside the window: it widens the window
-// for u, or turns it off and counts k in the map.
-func (c *counter[T, K]) slow(k K, u uint64) {
-	if !c.on {
-		c.m[k]++
-		return
-	}
-	if len(c.n) == 0 {
-		size := min(16, denseSpan)
-		c.base, c.n = u-uint64(size/2), make([]int, size)
-	} else if !c.widen(u) { // the window's counts move to the map, which counts from now on
-		c.m = make(map[K]int, 2*len(c.n))
-		for off, n := range c.n {
-			if n != 0 {
-				c.m[keyOfBits[K](c.base+uint64(off), c.sh)] = n
+		k := c.key(*elemAt(b, i))
+		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (dense is off otherwise)
+		if off := u - c.dense.base; off < uint64(len(c.dense.slots)) {
+			if l := c.dense.slots[off]; l >= 0 {
+				c.bi.count[l]++
+				continue
 			}
 		}
-		c.on, c.n, c.base = false, nil, 0
-		c.m[k]++
-		return
+		if len(c.keys) == groupBlock { // the part is full: its keys may be new
+			c.finish()
+			c.start()
+		}
+		c.bi.count[c.slow(k, u, at+int(i))]++
 	}
-	c.n[u-c.base]++
 }
 
-// widen makes room for u, outside the window, and reports whether the keys
-// counted with u fit within denseSpan slots. The window is measured from
-// the least and the greatest key counted, as denseIndex.widen measures it.
-func (c *counter[T, K]) widen(u uint64) bool {
-	lo, hi := 0, len(c.n)-1 // the slots of the least and the greatest key counted
-	for c.n[lo] == 0 {
-		lo++
-	}
-	for c.n[hi] == 0 {
-		hi--
-	}
-	base, size, ok := window(c.base+uint64(lo), c.base+uint64(hi), u, uint64(len(c.n)))
-	if !ok {
-		return false
-	}
-	n := make([]int, size)
-	copy(n[c.base+uint64(lo)-base:], c.n[lo:hi+1])
-	c.base, c.n = base, n
-	return true
-}
-
-// keyOfBits returns the key of an integer kind whose bits are u: the
-// inverse of bitsOfKey.
-func keyOfBits[K comparable](u uint64, sh intShape) K {
-	var k K
-	p := unsafe.Pointer(&k)
-	u ^= sh.flip
-	switch unsafe.Sizeof(k) {
-	case 1:
-		*(*uint8)(p) = uint8(u)
-	case 2:
-		*(*uint16)(p) = uint16(u)
-	case 4:
-		*(*uint32)(p) = uint32(u)
-	case 8:
-		*(*uint64)(p) = u
-	}
-	return k
+// pairs returns the pairs of keys and values, made in parallel.
+func pairs[K comparable, V any](x *exec, keys []K, values []V) []KeyValue[K, V] {
+	out := make([]KeyValue[K, V], len(keys))
+	const piece = 1 << 14
+	each(x, (len(out)+piece-1)/piece, func(p0, p1 int) {
+		for i := p0 * piece; i < min(p1*piece, len(out)); i++ {
+			out[i] = KeyValue[K, V]{keys[i], values[i]}
+		}
+	})
+	return out
 }

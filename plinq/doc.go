@@ -33,7 +33,9 @@
 // SelectIndexed, SelectMany, Zip, Concat, Join's probe) run fused, in one
 // pass over the input with no intermediate slices; operators that need all
 // of their input (OrderBy, GroupBy, Distinct, Scan, Chunk, ...) collect it
-// first, and their docs say so.
+// first, and their docs say so. CountBy and AggregateBy need all of their
+// input too, but keep a value per key only: their results are queries of
+// KeyValue pairs, one per key, in order of first appearance.
 //
 // # Order and determinism
 //

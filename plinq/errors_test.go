@@ -123,7 +123,7 @@ func checkSelectErr(t *testing.T, r *rand.Rand) {
 				// g as the last stage's function instead: the same first error.
 				return nil, plinq.SelectErr(src.With(opts...), f).Where(keep).ForAllErr(func(p ix) error { _, err := g(p); return err })
 			},
-			"CountBy": func() (any, error) { return plinq.CountBy(qo, func(v int) int { return v % 5 }) },
+			"CountBy": func() (any, error) { return plinq.CountBy(qo, func(v int) int { return v % 5 }).ToSlice() },
 			"OrderByKey.ToSlice": func() (any, error) {
 				return plinq.OrderByKey(qo, func(v int) int { return -v }).ToSlice()
 			},

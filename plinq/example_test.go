@@ -178,9 +178,39 @@ func ExampleGroupBy() {
 }
 
 func ExampleCountBy() {
-	counts, err := plinq.CountBy(plinq.Range(0, 10), func(i int) bool { return i%3 == 0 })
-	fmt.Println(counts[true], counts[false], err)
-	// Output: 4 6 <nil>
+	counts, err := plinq.CountBy(plinq.Range(0, 10), func(i int) bool { return i%3 == 0 }).ToSlice()
+	fmt.Println(counts, err) // in order of first appearance: 0 is a multiple of 3
+	// Output: [{true 4} {false 6}] <nil>
+}
+
+func ExampleCountBy_top() {
+	// The two most frequent words, the first met first among equal counts:
+	// the pairs come in order of first appearance, and OrderByDescending is
+	// stable.
+	words := strings.Fields("to be or not to be that is the question to")
+	top, err := plinq.CountBy(plinq.From(words), func(w string) string { return w }).
+		OrderByDescending(func(a, b plinq.KeyValue[string, int]) int { return cmp.Compare(a.Value, b.Value) }).
+		Take(2).ToSlice()
+	fmt.Println(top, err)
+	// Output: [{to 3} {be 2}] <nil>
+}
+
+func ExampleCountBy_toMap() {
+	// A map of counts, for lookups: ToMap over the pairs, or a range over
+	// their Values.
+	counts := plinq.CountBy(plinq.From(people), func(p Person) string { return p.City })
+	byCity, err := plinq.ToMap(counts, func(kv plinq.KeyValue[string, int]) string { return kv.Key },
+		func(kv plinq.KeyValue[string, int]) int { return kv.Value })
+	fmt.Println(byCity["Paris"], byCity["Rome"], err)
+	pairs, errOf := counts.Values()
+	m := map[string]int{}
+	for kv := range pairs {
+		m[kv.Key] = kv.Value
+	}
+	fmt.Println(m, errOf())
+	// Output:
+	// 2 0 <nil>
+	// map[Berlin:2 London:2 Paris:2] <nil>
 }
 
 func ExampleAggregateBy() {
@@ -188,17 +218,17 @@ func ExampleAggregateBy() {
 	type total struct{ people, years int }
 	byCity, err := plinq.AggregateBy(plinq.From(people), func(p Person) string { return p.City }, total{},
 		func(t total, p Person) total { return total{t.people + 1, t.years + p.Age} },
-		func(a, b total) total { return total{a.people + b.people, a.years + b.years} })
+		func(a, b total) total { return total{a.people + b.people, a.years + b.years} }).ToSlice()
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, city := range []string{"Berlin", "London", "Paris"} {
-		fmt.Println(city, byCity[city].people, byCity[city].years)
+	for _, kv := range byCity { // in order of first appearance
+		fmt.Println(kv.Key, kv.Value.people, kv.Value.years)
 	}
 	// Output:
-	// Berlin 2 76
 	// London 2 51
 	// Paris 2 41
+	// Berlin 2 76
 }
 
 func ExampleToMap() {

@@ -38,18 +38,6 @@ func GroupBy[T any, K comparable](q Query[T], key func(T) K) Query[Group[K, T]] 
 	})
 }
 
-// CountBy runs q and returns how many of its elements have each key(x), by
-// ==, as a sequential map loop would count them. key is called once per
-// element, concurrently from several goroutines. CountBy takes O(n) time
-// and O(k) memory for k distinct keys; NaN keys are each counted apart, as
-// in a map loop. CountBy panics if key is nil.
-func CountBy[T any, K comparable](q Query[T], key func(T) K) (counts map[K]int, err error) {
-	mustFunc("CountBy", "key", key == nil)
-	defer catch(&err)
-	x := newExec(q.set)
-	return countBy(x, q.flow(x), key), nil
-}
-
 // ToMap runs q and returns the map of key(x) to value(x) for its elements
 // x. When several elements have the same key, the last in query order wins,
 // as in a sequential loop, in every run. key and value are called

@@ -132,8 +132,8 @@ func ordersImpls(in []order) []impl {
 		}},
 		{"plinq-aggregateby", func() int64 {
 			var t [regions]regionTotal
-			for k, v := range must(plinq.AggregateBy(plinq.From(in).Where(selOrder), regionOf, regionTotal{}, addOrder, addTotals)) {
-				t[k] = v
+			for _, kv := range must(plinq.AggregateBy(plinq.From(in).Where(selOrder), regionOf, regionTotal{}, addOrder, addTotals).ToSlice()) {
+				t[kv.Key] = kv.Value
 			}
 			return sumOfTotals(&t)
 		}},
@@ -165,7 +165,10 @@ func ordersImpls(in []order) []impl {
 			return int64(c[0] ^ c[regions-1])
 		}},
 		{"plinq-countby", func() int64 {
-			c := must(plinq.CountBy(plinq.From(in).Where(selOrder), regionOf))
+			var c [regions]int
+			for _, kv := range must(plinq.CountBy(plinq.From(in).Where(selOrder), regionOf).ToSlice()) {
+				c[kv.Key] = kv.Value
+			}
 			return int64(c[0] ^ c[regions-1])
 		}},
 	}
@@ -208,7 +211,7 @@ func distinctImpls(in []int64) []impl {
 			}
 			return int64(len(m))
 		}},
-		{"plinq-countby", func() int64 { return int64(len(must(plinq.CountBy(plinq.From(in), key)))) }},
+		{"plinq-countby", func() int64 { return int64(len(must(plinq.CountBy(plinq.From(in), key).ToSlice()))) }},
 		// The sequential map loop into a map sized for every element.
 		{"sequential-countby-presized", func() int64 {
 			m := make(map[int64]int, len(in))

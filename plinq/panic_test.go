@@ -51,7 +51,9 @@ var panicking = map[string]func(){
 			func(a, b int) int { return a }).ToSlice())
 
 	},
-	"CountBy": func() { must(plinq.CountBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 })) },
+	"CountBy": func() {
+		must(plinq.CountBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }).ToSlice())
+	},
 	"ToMap": func() {
 		must(plinq.ToMap(plinq.Range(0, 5000), func(i int) int { return i }, func(i int) int { boomAt(i); return i }))
 	},
@@ -62,13 +64,13 @@ var panicking = map[string]func(){
 		must(plinq.Aggregate(plinq.Range(0, 5000), 0, func(a, i int) int { boomAt(i); return a }, func(a, b int) int { return a }))
 	},
 	"AggregateBy key": func() {
-		must(plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }, 0, func(a, i int) int { return a + i }, func(a, b int) int { return a + b }))
+		must(plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { boomAt(i); return i % 3 }, 0, func(a, i int) int { return a + i }, func(a, b int) int { return a + b }).ToSlice())
 	},
 	"AggregateBy fold": func() {
-		must(plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { return i % 3 }, 0, func(a, i int) int { boomAt(i); return a + i }, func(a, b int) int { return a + b }))
+		must(plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { return i % 3 }, 0, func(a, i int) int { boomAt(i); return a + i }, func(a, b int) int { return a + b }).ToSlice())
 	},
 	"AggregateBy combine, on the caller": func() {
-		must(plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { return i % 3 }, 0, func(a, i int) int { return a + i }, func(a, b int) int { panic(errBoom) }))
+		must(plinq.AggregateBy(plinq.Range(0, 5000), func(i int) int { return i % 3 }, 0, func(a, i int) int { return a + i }, func(a, b int) int { panic(errBoom) }).ToSlice())
 	},
 	"Aggregate combine, on the caller": func() {
 		must(plinq.Aggregate(plinq.Range(0, 5000), 0, func(a, i int) int { return a + i }, func(a, b int) int { panic(errBoom) }))

@@ -3,6 +3,8 @@ package plinq_test
 import (
 	"cmp"
 	"slices"
+
+	"github.com/stealkit/stealkit/plinq"
 )
 
 // The sequential reference: what each operator means, written as the plain
@@ -157,25 +159,27 @@ func refToMap[T any, K comparable, V any](s []T, key func(T) K, value func(T) V)
 	return m
 }
 
-func refCountBy[T any, K comparable](s []T, key func(T) K) map[K]int {
-	m := map[K]int{}
-	for _, v := range s {
-		m[key(v)]++
-	}
-	return m
+// refCountBy and refAggregateBy give a pair per distinct key, in order of
+// first appearance, as a loop that keeps each key's index in a map does;
+// a NaN key, never found in the map, gets a pair per element.
+func refCountBy[T any, K comparable](s []T, key func(T) K) []plinq.KeyValue[K, int] {
+	return refAggregateBy(s, key, 0, func(c int, _ T) int { return c + 1 })
 }
 
-func refAggregateBy[T any, K comparable, A any](s []T, key func(T) K, identity A, fold func(A, T) A) map[K]A {
-	m := map[K]A{}
+func refAggregateBy[T any, K comparable, A any](s []T, key func(T) K, identity A, fold func(A, T) A) []plinq.KeyValue[K, A] {
+	var out []plinq.KeyValue[K, A]
+	at := map[K]int{}
 	for _, v := range s {
 		k := key(v)
-		a, ok := m[k]
+		i, ok := at[k]
 		if !ok {
-			a = identity
+			i = len(out)
+			at[k] = i
+			out = append(out, plinq.KeyValue[K, A]{Key: k, Value: identity})
 		}
-		m[k] = fold(a, v)
+		out[i].Value = fold(out[i].Value, v)
 	}
-	return m
+	return out
 }
 
 func refAggregate[T, A any](s []T, acc A, fold func(A, T) A) A {

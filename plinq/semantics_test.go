@@ -2,7 +2,6 @@ package plinq_test
 
 import (
 	"cmp"
-	"maps"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -108,7 +107,7 @@ func TestDeterministicReductions(t *testing.T) {
 			if got := must(plinq.Average(qq)); got != wantAvg {
 				t.Errorf("Average with %d workers, %s = %v; want %v as with one", w, p.Name(), got, wantAvg)
 			}
-			if got := sumsByKey(qq); !maps.Equal(got, wantByKey) {
+			if got := sumsByKey(qq); !slices.Equal(got, wantByKey) {
 				t.Errorf("AggregateBy sums with %d workers, %s = %v; want %v as with one", w, p.Name(), got, wantByKey)
 			}
 		}
@@ -120,8 +119,8 @@ func keyOf(f float64) int { return int(math.Abs(f)) % 7 }
 
 func add(a, b float64) float64 { return a + b }
 
-func sumsByKey(q plinq.Query[float64]) map[int]float64 {
-	return must(plinq.AggregateBy(q, keyOf, 0, add, add))
+func sumsByKey(q plinq.Query[float64]) []plinq.KeyValue[int, float64] {
+	return must(plinq.AggregateBy(q, keyOf, 0, add, add).ToSlice())
 }
 
 // TestLargeSortsAndGroups: the package's real block sizes, on inputs that

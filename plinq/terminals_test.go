@@ -90,7 +90,7 @@ var terminals = []terminal{
 		return refAggregate(s, "", func(a string, x int) string { return a + strconv.Itoa(x) + "," }), true
 	}, false},
 	{"AggregateBy", func(q plinq.Query[int]) any { // concatenation per key: the blocks' order shows
-		return must(plinq.AggregateBy(q, func(x int) int { return mod(x, 3) }, "", func(a string, x int) string { return a + strconv.Itoa(x) + "," }, func(a, b string) string { return a + b }))
+		return must(plinq.AggregateBy(q, func(x int) int { return mod(x, 3) }, "", func(a string, x int) string { return a + strconv.Itoa(x) + "," }, func(a, b string) string { return a + b }).ToSlice())
 	}, func(s []int) (any, bool) {
 		return refAggregateBy(s, func(x int) int { return mod(x, 3) }, "", func(a string, x int) string { return a + strconv.Itoa(x) + "," }), true
 	}, false},
@@ -159,7 +159,9 @@ var terminals = []terminal{
 		return !slices.ContainsFunc(s, func(x int) bool { return x <= -28 }), true
 	}, false},
 	{"Contains(13)", func(q plinq.Query[int]) any { return must(plinq.Contains(q, 13)) }, func(s []int) (any, bool) { return slices.Contains(s, 13), true }, false},
-	{"CountBy", func(q plinq.Query[int]) any { return must(plinq.CountBy(q, func(x int) int { return mod(x, 5) })) }, func(s []int) (any, bool) {
+	{"CountBy", func(q plinq.Query[int]) any {
+		return must(plinq.CountBy(q, func(x int) int { return mod(x, 5) }).ToSlice())
+	}, func(s []int) (any, bool) {
 		return refCountBy(s, func(x int) int { return mod(x, 5) }), true
 	}, false},
 	{"ToMap", func(q plinq.Query[int]) any { // later elements overwrite: checks "last wins"

@@ -19,7 +19,8 @@ import (
 //     blocks into totals of its own (allocated by the block's first fold, from a nil
 //     identity) and combining the blocks' totals in order: one fused pass;
 //   - plinq-aggregateby: the same filter, then plinq.AggregateBy region, folding each
-//     region's orders into its totals: one fused pass, a map operation per order;
+//     region's orders into its totals: one fused pass, a map operation per order, the
+//     (region, totals) pairs read by ToSlice;
 //   - chunksdense: the floor for a generic library, pfor.Chunks over the orders folding each
 //     chunk into totals of its own, indexed by region, calling the filter, the key and the
 //     fold through func values as plinq does, the chunks' totals added up under a mutex;
@@ -153,11 +154,11 @@ var (
 
 func plinqAggregateBy(q *workload.QueryInstance, workers int) {
 	selected := plinq.From(q.Orders()).Where(selectedFn).With(pfor.WithWorkers(workers))
-	byRegion, err := plinq.AggregateBy(selected, regionFn, workload.RegionTotal{}, addOrderFn, addTotalsFn)
+	byRegion, err := plinq.AggregateBy(selected, regionFn, workload.RegionTotal{}, addOrderFn, addTotalsFn).ToSlice()
 	noQueryError("plinq-aggregateby", err)
 	var totals totals
-	for region, t := range byRegion {
-		totals[region] = t
+	for _, kv := range byRegion {
+		totals[kv.Key] = kv.Value
 	}
 	q.SetTotals(&totals)
 }
