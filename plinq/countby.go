@@ -109,15 +109,28 @@ type keyCounter[T any, K comparable] struct {
 	sel   []int32 // the offsets in a batch of the elements pred keeps
 	run   func(lo, hi int) bool
 	parts []countedPart[K] // the block's parts counted so far
+	cnt   []int            // bi.count, as of the last new key
+	buf   blockIndex       // the part's first and count, reused by the next part
+	kbuf  []K              // the part's keys, reused by the next part
 }
 
-// start starts a part of the block.
-func (c *keyCounter[T, K]) start() { c.begin(&blockIndex{}) }
+// start starts a part of the block, in the worker's buffers.
+func (c *keyCounter[T, K]) start() {
+	c.buf.first, c.buf.count = c.buf.first[:0], c.buf.count[:0]
+	c.begin(&c.buf)
+	c.keys, c.cnt = c.kbuf[:0], c.buf.count
+}
 
-// finish ends the part being counted.
+// finish ends the part being counted, copying it out of the buffers in
+// two allocations.
 func (c *keyCounter[T, K]) finish() {
-	bi := c.bi
-	c.parts = append(c.parts, countedPart[K]{*bi, c.end()})
+	keys := c.end()
+	n := len(keys)
+	fc := make([]int, 2*n)
+	copy(fc, c.buf.first)
+	copy(fc[n:], c.buf.count)
+	c.parts = append(c.parts, countedPart[K]{blockIndex{first: fc[:n:n], count: fc[n:]}, append([]K(nil), keys...)})
+	c.kbuf = keys
 }
 
 // count counts the keys of the elements of b that pred keeps, b[0] being
@@ -132,8 +145,8 @@ func (c *keyCounter[T, K]) count(b []T, at int) {
 		k := c.key(*elemAt(b, i))
 		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (dense is off otherwise)
 		if off := u - c.dense.base; off < uint64(len(c.dense.slots)) {
-			if l := c.dense.slots[off]; l >= 0 {
-				c.bi.count[l]++
+			if l := uint(c.dense.slots[off]); l < uint(len(c.cnt)) { // -1: no number yet
+				c.cnt[l]++
 				continue
 			}
 		}
@@ -142,6 +155,7 @@ func (c *keyCounter[T, K]) count(b []T, at int) {
 			c.start()
 		}
 		c.bi.count[c.slow(k, u, at+int(i))]++
+		c.cnt = c.bi.count
 	}
 }
 
