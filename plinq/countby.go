@@ -27,17 +27,20 @@ func CountBy[T any, K comparable](q Query[T], key func(T) K) Query[KeyValue[K, i
 }
 
 // countKeys is the key index of f's elements (keyindex.go) without the
-// elements' local numbers: the keys in first-appearance order and their
-// counts. Each worker numbers the keys of a block of groupBlock indices at
-// a time, with a blockNumbering, counting each local key, and the blocks'
-// keys are merged as GroupBy's are (mergeKeys). A slice, or a Where over
-// one, runs as one loop that calls the predicate and the key per element.
-// A flow may yield any number of elements per index (after SelectMany), so
-// a block's keys are cut into parts of at most groupBlock local keys,
-// merged as blocks of their own: the merge numbers local keys in 16 bits.
-// The index's first positions are the elements' indices in the source
-// where the flow is a slice or a Where over one, else the block's first
-// index: only the keys and counts are used.
+// elements' local numbers or first positions: the keys in first-appearance
+// order and their counts. Each worker counts the keys of a block of
+// groupBlock indices at a time, in first-appearance order, in a denseCount
+// while the keys are integers of small range and with a map after that,
+// and the blocks' keys are merged as GroupBy's are (mergeKeys). A slice,
+// or a Where over one, runs as one loop that calls the predicate and the
+// key per element. A block's keys are cut into parts, merged as blocks of
+// their own: the keys it counted in the denseCount before turning it off
+// (at most denseSpan), and then parts of at most groupBlock keys, as the
+// merge numbers local keys in 16 bits and a flow may yield any number of
+// elements per index (after SelectMany). A key in several parts of a block
+// gets one group, placed by the first part that has it, which keeps the
+// order. The index's first positions are not kept (all 0): only the keys
+// and counts are used.
 func countKeys[T any, K comparable](x *exec, f flow[T], key func(T) K) *keyIndex[K] {
 	bl := groupBlock
 	nb := (f.n + bl - 1) / bl
@@ -46,8 +49,8 @@ func countKeys[T any, K comparable](x *exec, f flow[T], key func(T) K) *keyIndex
 	elems, pred, fused := f.sliceElems()
 	blocks(x, nb,
 		func(w *worker) *keyCounter[T, K] {
-			c := &keyCounter[T, K]{key: key, sh: sh}
-			c.m, c.dense = make(map[K]int), startDense(isInt)
+			c := &keyCounter[T, K]{key: key, sh: sh, d: denseCount{on: isInt}}
+			c.m = make(map[K]int)
 			if fused {
 				c.pred = pred
 				c.run = func(lo, hi int) bool {
@@ -56,15 +59,13 @@ func countKeys[T any, K comparable](x *exec, f flow[T], key func(T) K) *keyIndex
 							return false
 						}
 						e := lo + min(batchLen, hi-lo)
-						c.count(elems[lo:e], lo)
+						c.count(elems[lo:e])
 						lo = e
 					}
 					return true
 				}
 			} else {
-				at := 0
-				run := f.open(w, func(b []T) bool { c.count(b, at); return true })
-				c.run = func(lo, hi int) bool { at = lo; return run(lo, hi) }
+				c.run = f.open(w, func(b []T) bool { c.count(b); return true })
 			}
 			return c
 		},
@@ -74,6 +75,7 @@ func countKeys[T any, K comparable](x *exec, f flow[T], key func(T) K) *keyIndex
 				c.parts = nil
 				c.start()
 				ok := c.run(lo, min(lo+bl, f.n))
+				c.flush()
 				c.finish()
 				parts[b] = c.parts
 				if !ok {
@@ -100,63 +102,99 @@ type countedPart[K comparable] struct {
 	keys []K
 }
 
-// A keyCounter is a worker's tables for counting the keys of a block.
+// A keyCounter is a worker's tables for counting the keys of a block: the
+// denseCount while it is on, and a blockNumbering's map (its denseIndex
+// off) from then on.
 type keyCounter[T any, K comparable] struct {
 	blockNumbering[T, K]
+	d     denseCount
 	pred  func(T) bool // nil: every element
 	key   func(T) K
 	sh    intShape
 	sel   []int32 // the offsets in a batch of the elements pred keeps
 	run   func(lo, hi int) bool
 	parts []countedPart[K] // the block's parts counted so far
-	cnt   []int            // bi.count, as of the last new key
-	buf   blockIndex       // the part's first and count, reused by the next part
-	kbuf  []K              // the part's keys, reused by the next part
+	buf   blockIndex       // the map part's first and count, reused by the next part
+	kbuf  []K              // the map part's keys, reused by the next part
 }
 
-// start starts a part of the block, in the worker's buffers.
-func (c *keyCounter[T, K]) start() {
-	c.buf.first, c.buf.count = c.buf.first[:0], c.buf.count[:0]
-	c.begin(&c.buf)
-	c.keys, c.cnt = c.kbuf[:0], c.buf.count
-}
-
-// finish ends the part being counted, copying it out of the buffers in
-// two allocations.
-func (c *keyCounter[T, K]) finish() {
-	keys := c.end()
-	n := len(keys)
-	fc := make([]int, 2*n)
-	copy(fc, c.buf.first)
-	copy(fc[n:], c.buf.count)
-	c.parts = append(c.parts, countedPart[K]{blockIndex{first: fc[:n:n], count: fc[n:]}, append([]K(nil), keys...)})
-	c.kbuf = keys
-}
-
-// count counts the keys of the elements of b that pred keeps, b[0] being
-// item at of the index space if f is a slice or a Where over one; the
-// elements are selected first, without a branch (see selectOffsets). A
-// key the dense index holds costs a subtraction, a comparison and an
-// increment.
-func (c *keyCounter[T, K]) count(b []T, at int) {
+// count counts the keys of the elements of b that pred keeps, selected
+// first without a branch (see selectOffsets). A key in the denseCount's
+// window costs a subtraction, a comparison, an increment and a test for 1.
+func (c *keyCounter[T, K]) count(b []T) {
 	var sel []int32
 	c.sel, sel = selectOffsets(c.sel, b, c.pred)
 	for _, i := range sel {
 		k := c.key(*elemAt(b, i))
-		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (dense is off otherwise)
-		if off := u - c.dense.base; off < uint64(len(c.dense.slots)) {
-			if l := uint(c.dense.slots[off]); l < uint(len(c.cnt)) { // -1: no number yet
-				c.cnt[l]++
-				continue
+		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (d.n is empty otherwise)
+		if off := u - c.d.base; off < uint64(len(c.d.n)) {
+			n := c.d.n
+			v := n[off] + 1
+			n[off] = v
+			if v == 1 { // the block's first element with this key
+				c.d.touched = append(c.d.touched, u)
 			}
+			continue
 		}
-		if len(c.keys) == groupBlock { // the part is full: its keys may be new
-			c.finish()
-			c.start()
-		}
-		c.bi.count[c.slow(k, u, at+int(i))]++
-		c.cnt = c.bi.count
+		c.slow(k, u)
 	}
+}
+
+// slow counts k, whose bits u are outside the denseCount's window: it
+// widens the window for u, or turns it off and counts k with the map.
+func (c *keyCounter[T, K]) slow(k K, u uint64) {
+	if c.d.take(u) {
+		c.d.touched = append(c.d.touched, u)
+		c.d.n[u-c.d.base]++
+		return
+	}
+	if c.d.on {
+		c.flush()
+		c.d.off()
+	}
+	if len(c.keys) == groupBlock { // the part is full: its keys may be new
+		c.finish()
+		c.start()
+	}
+	c.bi.count[c.blockNumbering.slow(k, u, 0)]++
+}
+
+// flush ends the denseCount's part of the block, if it counted a key,
+// clearing its counts for the next.
+func (c *keyCounter[T, K]) flush() {
+	d := &c.d
+	n := len(d.touched)
+	if n == 0 {
+		return
+	}
+	fc, keys := make([]int, 2*n), make([]K, n)
+	for j, u := range d.touched {
+		keys[j], fc[n+j] = keyOfBits[K](u, c.sh), d.n[u-d.base]
+		d.n[u-d.base] = 0
+	}
+	d.touched = d.touched[:0]
+	c.parts = append(c.parts, countedPart[K]{blockIndex{first: fc[:n:n], count: fc[n:]}, keys})
+}
+
+// start starts a map part of the block, in the worker's buffers.
+func (c *keyCounter[T, K]) start() {
+	c.buf.first, c.buf.count = c.buf.first[:0], c.buf.count[:0]
+	c.begin(&c.buf)
+	c.keys = c.kbuf[:0]
+}
+
+// finish ends the map part being counted, if it counted a key, copying it
+// out of the buffers in two allocations.
+func (c *keyCounter[T, K]) finish() {
+	keys := c.end()
+	c.kbuf = keys
+	n := len(keys)
+	if n == 0 {
+		return
+	}
+	fc := make([]int, 2*n)
+	copy(fc[n:], c.buf.count)
+	c.parts = append(c.parts, countedPart[K]{blockIndex{first: fc[:n:n], count: fc[n:]}, append([]K(nil), keys...)})
 }
 
 // pairs returns the pairs of keys and values, made in parallel.

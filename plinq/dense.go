@@ -19,8 +19,10 @@ type denseIndex struct {
 	on     bool   // numbering keys; false once a key did not fit
 }
 
-// denseSpan is the most slots a denseIndex may have: 256 KiB of them,
-// which stays in a core's L2 cache. A variable so that tests can shrink it.
+// denseSpan is the most slots a denseIndex or a denseCount may have: 256
+// KiB of a denseIndex's, which stays in a core's L2 cache. At most 1<<16:
+// the keys a denseCount holds are numbered in 16 bits by the merge. A
+// variable so that tests can shrink it.
 var denseSpan = 1 << 16
 
 // startDense returns a denseIndex that numbers keys if bits are known (K is

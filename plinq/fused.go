@@ -60,6 +60,25 @@ func bitsOfKey[K comparable](k K, sh intShape) uint64 {
 	return 0
 }
 
+// keyOfBits returns the key of an integer kind whose bits are u: the
+// inverse of bitsOfKey.
+func keyOfBits[K comparable](u uint64, sh intShape) K {
+	var k K
+	p := unsafe.Pointer(&k)
+	u ^= sh.flip
+	switch unsafe.Sizeof(k) {
+	case 1:
+		*(*uint8)(p) = uint8(u)
+	case 2:
+		*(*uint16)(p) = uint16(u)
+	case 4:
+		*(*uint32)(p) = uint32(u)
+	case 8:
+		*(*uint64)(p) = u
+	}
+	return k
+}
+
 // shapeOf returns the intShape of K and true if K is an integer kind.
 func shapeOf[K comparable]() (intShape, bool) {
 	t := reflect.TypeFor[K]()

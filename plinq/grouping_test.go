@@ -391,3 +391,68 @@ func TestCountByManyPerIndex(t *testing.T) {
 		restore()
 	}
 }
+
+// TestCountByDenseBlocks: CountBy over integer keys of small range, counted
+// in each worker's dense array, matches the reference over several blocks
+// whose keys appear in an order unlike their values', new keys first met
+// in later blocks, a range that moves from block to block and, in the last
+// block, a key far off that turns the array off midway; over a slice, a
+// Where over it and a Select (fused and batched counting), at the real
+// sizes and with every size shrunk, merged on the caller and in parallel;
+// and over a SelectMany whose blocks yield more keys than indices.
+func TestCountByDenseBlocks(t *testing.T) {
+	check := func(name string, n int) {
+		t.Helper()
+		bl := n / 3
+		vals := make([]int32, n)
+		for i := range vals {
+			vals[i] = int32(i*31%12+4*(i/bl)) - 6
+		}
+		vals[n-bl/2] = 1 << 20
+		id := func(v int32) int32 { return v }
+		keep := func(v int32) bool { return v%5 != 2 }
+		queries := map[string]struct {
+			q    plinq.Query[int32]
+			want []int32
+		}{
+			"slice":  {plinq.From(vals), vals},
+			"where":  {plinq.From(vals).Where(keep), refWhere(vals, keep)},
+			"select": {plinq.Select(plinq.From(vals), id), vals},
+		}
+		for _, opts := range groupingConfigs() {
+			for qn, c := range queries {
+				want := refCountBy(c.want, id)
+				if got := must(plinq.CountBy(c.q.With(opts...), id).ToSlice()); !slices.Equal(got, want) {
+					t.Fatalf("%s: CountBy over %s with %d options: mismatch (-want +got):\n%s", name, qn, len(opts), gocmp.Diff(want, got))
+				}
+			}
+		}
+	}
+	check("real sizes", 3*(1<<16)+30)
+	defer plinq.ShrinkSizes()()
+	expand := func(i int) []int16 {
+		out := make([]int16, 8)
+		for j := range out {
+			out[j] = int16((i*8+j)*13%50 - i/40)
+		}
+		return out
+	}
+	var flat []int16
+	for i := range 200 {
+		flat = append(flat, expand(i)...)
+	}
+	for _, merge := range []int{1 << 20, 0} {
+		restore := plinq.SetGrouping(8, merge)
+		check(fmt.Sprintf("shrunk, merge past %d", merge), 150)
+		restore()
+		restore = plinq.SetGrouping(64, merge)
+		want := refCountBy(flat, func(v int16) int16 { return v })
+		for _, opts := range groupingConfigs() {
+			q := plinq.SelectMany(plinq.Range(0, 200).With(opts...), expand)
+			if got := must(plinq.CountBy(q, func(v int16) int16 { return v }).ToSlice()); !slices.Equal(got, want) {
+				t.Fatalf("merge past %d, %d options: CountBy over SelectMany mismatch (-want +got):\n%s", merge, len(opts), gocmp.Diff(want, got))
+			}
+		}
+		restore()
+	}
+}
