@@ -71,13 +71,12 @@ func countKeys[T any, K comparable](x *exec, f flow[T], key func(T) K) *keyIndex
 		},
 		func(c *keyCounter[T, K], b0, b1 int) bool {
 			for b := b0; b < b1; b++ {
-				lo := b * bl
-				c.parts = nil
+				lo, at := b*bl, len(c.parts)
 				c.start()
 				ok := c.run(lo, min(lo+bl, f.n))
 				c.flush()
 				c.finish()
-				parts[b] = c.parts
+				parts[b] = c.parts[at:]
 				if !ok {
 					return false
 				}
@@ -107,15 +106,20 @@ type countedPart[K comparable] struct {
 // off) from then on.
 type keyCounter[T any, K comparable] struct {
 	blockNumbering[T, K]
-	d     denseCount
-	pred  func(T) bool // nil: every element
-	key   func(T) K
-	sh    intShape
-	sel   []int32 // the offsets in a batch of the elements pred keeps
-	run   func(lo, hi int) bool
-	parts []countedPart[K] // the block's parts counted so far
-	buf   blockIndex       // the map part's first and count, reused by the next part
-	kbuf  []K              // the map part's keys, reused by the next part
+	d    denseCount
+	pred func(T) bool // nil: every element
+	key  func(T) K
+	sh   intShape
+	sel  []int32 // the offsets in a batch of the elements pred keeps
+	run  func(lo, hi int) bool
+	buf  blockIndex // the map part's first and count, reused by the next part
+	kbuf []K        // the map part's keys, reused by the next part
+	// The parts counted, and their keys, counts and first positions (all
+	// 0), for addPart.
+	parts     []countedPart[K]
+	outKeys   []K
+	outCounts []int
+	zeros     []int
 }
 
 // count counts the keys of the elements of b that pred keeps, selected
@@ -162,18 +166,14 @@ func (c *keyCounter[T, K]) slow(k K, u uint64) {
 // flush ends the denseCount's part of the block, if it counted a key,
 // clearing its counts for the next.
 func (c *keyCounter[T, K]) flush() {
-	d := &c.d
-	n := len(d.touched)
-	if n == 0 {
-		return
-	}
-	fc, keys := make([]int, 2*n), make([]K, n)
-	for j, u := range d.touched {
-		keys[j], fc[n+j] = keyOfBits[K](u, c.sh), d.n[u-d.base]
+	d, at := &c.d, len(c.outKeys)
+	for _, u := range d.touched {
+		c.outKeys = append(c.outKeys, keyOfBits[K](u, c.sh))
+		c.outCounts = append(c.outCounts, d.n[u-d.base])
 		d.n[u-d.base] = 0
 	}
 	d.touched = d.touched[:0]
-	c.parts = append(c.parts, countedPart[K]{blockIndex{first: fc[:n:n], count: fc[n:]}, keys})
+	c.addPart(at)
 }
 
 // start starts a map part of the block, in the worker's buffers.
@@ -183,18 +183,29 @@ func (c *keyCounter[T, K]) start() {
 	c.keys = c.kbuf[:0]
 }
 
-// finish ends the map part being counted, if it counted a key, copying it
-// out of the buffers in two allocations.
+// finish ends the map part being counted, if it counted a key.
 func (c *keyCounter[T, K]) finish() {
-	keys := c.end()
+	keys, at := c.end(), len(c.outKeys)
 	c.kbuf = keys
-	n := len(keys)
-	if n == 0 {
+	c.outKeys = append(c.outKeys, keys...)
+	c.outCounts = append(c.outCounts, c.buf.count...)
+	c.addPart(at)
+}
+
+// addPart adds the keys and counts from at on, if any, as a part of the
+// block. The parts, their keys and their counts are slices of the
+// worker's, which later parts append to past them: a worker allocates
+// O(log n) times, not once per part.
+func (c *keyCounter[T, K]) addPart(at int) {
+	e := len(c.outKeys)
+	if e == at {
 		return
 	}
-	fc := make([]int, 2*n)
-	copy(fc[n:], c.buf.count)
-	c.parts = append(c.parts, countedPart[K]{blockIndex{first: fc[:n:n], count: fc[n:]}, append([]K(nil), keys...)})
+	if len(c.zeros) < e-at {
+		c.zeros = make([]int, max(e-at, 2*len(c.zeros)))
+	}
+	bi := blockIndex{first: c.zeros[:e-at], count: c.outCounts[at:e]}
+	c.parts = append(c.parts, countedPart[K]{bi, c.outKeys[at:e]})
 }
 
 // pairs returns the pairs of keys and values, made in parallel.

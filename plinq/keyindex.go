@@ -166,9 +166,14 @@ func (s *blockNumbering[T, K]) newKey(k K, i int) int {
 // looked up in one map, in block order.
 func mergeBlocks[K comparable](ix *keyIndex[K], blockKeys [][]K) {
 	lookup := make(map[K]int)
+	locals := 0
+	for _, keys := range blockKeys {
+		locals += len(keys)
+	}
+	groups := make([]int, locals) // the blocks' group, in one allocation
 	for b, keys := range blockKeys {
 		bi := &ix.blocks[b]
-		bi.group = make([]int, len(keys))
+		bi.group, groups = groups[:len(keys)], groups[len(keys):]
 		for l, k := range keys {
 			g, ok := lookup[k]
 			if !ok {
