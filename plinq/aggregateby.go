@@ -72,7 +72,7 @@ func aggregateBy[T any, K comparable, A any](x *exec, f flow[T], key func(T) K, 
 		}
 		p := &s.parts[s.index(k, u)]
 		if p.block != s.block { // the key's first element in this block
-			p.start(s.block, s.rank, identity)
+			p.start(k, s.block, s.rank, identity)
 			s.rank++
 		}
 		p.value = fold(p.value, v)
@@ -85,7 +85,7 @@ func aggregateBy[T any, K comparable, A any](x *exec, f flow[T], key func(T) K, 
 				slow: func(k K, u uint64, v T) { slow(s, k, u, v) }}
 			s.put = func(k K, u uint64, v A) { // the block's value of k, kept at k's next block
 				p := &s.parts[s.index(k, u)]
-				p.start(s.block, s.rank, v)
+				p.start(k, s.block, s.rank, v)
 				s.rank++
 			}
 			if fused {
@@ -220,8 +220,10 @@ func (t *keyTable[K, A]) add(k K) int {
 // keyParts are the values one worker folded for one key: values[j] is the
 // fold of the key's elements in part blocks[j]. The part being folded is
 // kept apart, in block and value, until keep. first is the least block the
-// worker folded elements of the key in, and rank the number of keys whose
-// values that block started before the key's.
+// worker folded elements of the key in, rank the number of keys whose
+// values that block started before the key's, and key the key of the
+// key's first element in that block: keys equal by == may differ (-0.0 and
+// +0.0), and the pair shows the first element's.
 type keyParts[K comparable, A any] struct {
 	key         K
 	block       int // the block value folds, -1 before the first
@@ -231,13 +233,14 @@ type keyParts[K comparable, A any] struct {
 	values      []A
 }
 
-// start starts the key's value v of block b, the rank-th key whose value b
-// starts, keeping the value of the block before.
-func (p *keyParts[K, A]) start(b, rank int, v A) {
+// start starts the key's value v of block b, whose first element of the
+// key has the key k, the rank-th key whose value b starts, keeping the
+// value of the block before.
+func (p *keyParts[K, A]) start(k K, b, rank int, v A) {
 	p.keep()
 	p.block, p.value = b, v
 	if p.first < 0 || b < p.first {
-		p.first, p.rank = b, rank
+		p.key, p.first, p.rank = k, b, rank
 	}
 }
 
@@ -252,10 +255,13 @@ func (p *keyParts[K, A]) keep() {
 
 // combineByKey merges the workers' parts, key by key, combines each key's
 // values in part order, and returns the keys' values in the order of their
-// first elements: by first block, then by rank in it. A part is folded by
-// one worker only, so the parts of a key never repeat across workers, and
-// no two keys have the same first block and rank. A NaN key, which no
-// lookup finds, keeps the one value of each of its parts.
+// first elements: by first block, then by rank in it, each with the key of
+// its first element. A part is folded by one worker only, so the parts of
+// a key never repeat across workers, and no two keys have the same first
+// block and rank. A NaN key, which no lookup finds, keeps the one value of
+// each of its parts. A key that cannot be hashed (an interface holding a
+// slice) panics in the lookup, on the caller's goroutine, and reaches the
+// caller as a *pfor.PanicError, as combine's panics do.
 func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyParts[K, A], combine func(A, A) A) []KeyValue[K, A] {
 	type blockValue struct {
 		block int
@@ -267,32 +273,33 @@ func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyP
 		bv          []blockValue
 	}
 	var all []keyValues
-	at := make(map[K]int)
-	for _, s := range states {
-		for _, p := range partsOf(s) {
-			j, ok := at[p.key]
-			if !ok {
-				j = len(all)
-				all = append(all, keyValues{key: p.key, first: p.first, rank: p.rank})
-				at[p.key] = j
-			}
-			kv := &all[j]
-			if p.first < kv.first {
-				kv.first, kv.rank = p.first, p.rank
-			}
-			for i, b := range p.blocks {
-				kv.bv = append(kv.bv, blockValue{b, p.values[i]})
-			}
-		}
-	}
-	slices.SortFunc(all, func(a, b keyValues) int {
-		if a.first != b.first {
-			return a.first - b.first
-		}
-		return a.rank - b.rank
-	})
-	out := make([]KeyValue[K, A], len(all))
+	var out []KeyValue[K, A]
 	guard(func() {
+		at := make(map[K]int)
+		for _, s := range states {
+			for _, p := range partsOf(s) {
+				j, ok := at[p.key]
+				if !ok {
+					j = len(all)
+					all = append(all, keyValues{key: p.key, first: p.first, rank: p.rank})
+					at[p.key] = j
+				}
+				kv := &all[j]
+				if p.first < kv.first {
+					kv.key, kv.first, kv.rank = p.key, p.first, p.rank
+				}
+				for i, b := range p.blocks {
+					kv.bv = append(kv.bv, blockValue{b, p.values[i]})
+				}
+			}
+		}
+		slices.SortFunc(all, func(a, b keyValues) int {
+			if a.first != b.first {
+				return a.first - b.first
+			}
+			return a.rank - b.rank
+		})
+		out = make([]KeyValue[K, A], len(all))
 		for i := range all {
 			bv := all[i].bv
 			slices.SortFunc(bv, func(a, b blockValue) int { return a.block - b.block })
