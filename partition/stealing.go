@@ -81,12 +81,12 @@ var epoch = time.Now()
 func monotonic() int64 { return int64(time.Since(epoch)) }
 
 const (
-	pieceBudget   = 4_000  // ns: a piece should take at least pieceBudget/workers (see pieceSize)
-	maxPieceTime  = 2_000  // ns a piece should take at most, unless minPiece is more
-	pieceShare    = 128    // a piece holds at most 1/pieceShare of a worker's share of items
-	maxPieces     = 16     // pieces of a worker's first range at most
-	targetBatch   = 10_000 // ns an adaptive batch should take
-	minHold       = 1_000  // ns a range is held before a give-back: maxPieceTime/2 (see Hungry)
+	pieceBudget   = 4_000            // ns: a piece should take at least pieceBudget/workers (see pieceSize)
+	maxPieceTime  = 2_000            // ns a piece should take at most, unless minPiece is more
+	pieceShare    = 128              // a piece holds at most 1/pieceShare of a worker's share of items
+	maxPieces     = 16               // pieces of a worker's first range at most
+	targetBatch   = 10_000           // ns an adaptive batch should take
+	minHold       = maxPieceTime / 2 // ns a range is held before a give-back (see Hungry)
 	maxBatch      = 1 << 16
 	maxGrowth     = 8     // times the last batch that an adaptive batch grows to at most
 	maxFirstBatch = 32    // items of a worker's first batch at most, unless a grain is set
