@@ -13,9 +13,7 @@ type KeyValue[K comparable, V any] struct {
 // the workers and the partitioner. The query runs when a terminal
 // operation runs it; key is then called once per element, concurrently
 // from several goroutines. Counting takes O(n) time and O(k) memory for k
-// distinct keys, and keeps none of the elements (unless q may yield
-// several elements per index of its source, as after SelectMany: then q is
-// collected first, as GroupBy collects it). A NaN key, unequal to itself,
+// distinct keys, and keeps none of the elements. A NaN key, unequal to itself,
 // is counted apart per element, as in a map loop. For a map, range over
 // the pairs (see the example). CountBy panics if key is nil.
 func CountBy[T any, K comparable](q Query[T], key func(T) K) Query[KeyValue[K, int]] {
@@ -73,13 +71,13 @@ func countKeys[T any, K comparable](x *exec, f flow[T], key func(T) K) *keyIndex
 			for b := b0; b < b1; b++ {
 				lo, at := b*bl, len(c.parts)
 				c.start()
-				ok := c.run(lo, min(lo+bl, f.n))
+				// A block whose run stops early does not stop the loop:
+				// the blocks before it must run to the end (see number in
+				// groupFlow).
+				c.run(lo, min(lo+bl, f.n))
 				c.flush()
 				c.finish()
 				parts[b] = c.parts[at:]
-				if !ok {
-					return false
-				}
 			}
 			return true
 		}, nil)

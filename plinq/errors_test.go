@@ -124,6 +124,11 @@ func checkSelectErr(t *testing.T, r *rand.Rand) {
 				return nil, plinq.SelectErr(src.With(opts...), f).Where(keep).ForAllErr(func(p ix) error { _, err := g(p); return err })
 			},
 			"CountBy": func() (any, error) { return plinq.CountBy(qo, func(v int) int { return v % 5 }).ToSlice() },
+			"GroupBy": func() (any, error) { return plinq.GroupBy(qo, func(v int) int { return v % 5 }).ToSlice() },
+			"AggregateBy": func() (any, error) {
+				return plinq.AggregateBy(qo, func(v int) int { return v % 5 }, 0, func(a, v int) int { return a + v }, func(a, b int) int { return a + b }).ToSlice()
+			},
+			"Distinct": func() (any, error) { return plinq.Distinct(qo).ToSlice() },
 			"OrderByKey.ToSlice": func() (any, error) {
 				return plinq.OrderByKey(qo, func(v int) int { return -v }).ToSlice()
 			},

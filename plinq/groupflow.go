@@ -40,14 +40,18 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 	newGrouper := func() *flowGrouper[T, K] {
 		return &flowGrouper[T, K]{blockNumbering: blockNumbering[T, K]{m: make(map[K]int), dense: startDense(bits != nil)}}
 	}
-	// number numbers block b's keys with s, its elements yielded by run.
-	number := func(s *flowGrouper[T, K], b int, run func(lo, hi int) bool) bool {
+	// number numbers block b's keys with s, its elements yielded by run. A
+	// block whose run stops early (a function failed, an early exit cut
+	// the run, or it was canceled) does not stop the loop: the blocks
+	// before it must still run to the end, for the run's error to be the
+	// first in query order (see worker.fail), and those after it stop at
+	// their first batch.
+	number := func(s *flowGrouper[T, K], b int, run func(lo, hi int) bool) {
 		lo := b * bl
 		s.local = s.local[:0]
 		s.begin(&ix.blocks[b])
-		ok := run(lo, min(lo+bl, f.n))
+		run(lo, min(lo+bl, f.n))
 		blockKeys[b] = s.end()
-		return ok
 	}
 	var place func(runs [][]T, next []runEnd, b int)
 	if elems, pred, ok := f.sliceElems(); ok && pred != nil {
@@ -73,12 +77,9 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 				for b := b0; b < b1; b++ {
 					buf := selBufs.Get().(*selBuf)
 					s.sel, s.local = buf.sel[:0], buf.local[:0]
-					ok := number(s, b, s.run)
+					number(s, b, s.run)
 					buf.sel, buf.local = s.sel, s.local
 					bufs[b] = buf
-					if !ok {
-						return false
-					}
 				}
 				return true
 			}, nil)
@@ -112,9 +113,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 			func(s *flowGrouper[T, K], b0, b1 int) bool {
 				for b := b0; b < b1; b++ {
 					s.items = s.items[:0]
-					if !number(s, b, s.run) {
-						return false
-					}
+					number(s, b, s.run)
 					sorted[b] = s.sort(&ix.blocks[b])
 				}
 				return true
