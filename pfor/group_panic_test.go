@@ -96,15 +96,7 @@ func TestJoinPanics(t *testing.T) {
 // not skip runs all 200,001 links every time.
 func TestGroupPanic(t *testing.T) {
 	const attempts = 3
-	var counts []int64
-	for range attempts {
-		n := panicChain(t)
-		if n <= 100_000 {
-			break
-		}
-		t.Logf("%d links ran when link 100 panicked; want at most 100000: retrying", n)
-		counts = append(counts, n)
-	}
+	counts := retryAbove(t, attempts, 100_000, "links ran when link 100 panicked", func() int64 { return panicChain(t) })
 	if len(counts) == attempts {
 		t.Errorf("%v links of a 200001-task chain ran when link 100 panicked, in %d chains; want the rest skipped in some chain", counts, attempts)
 	}
@@ -168,15 +160,7 @@ func panicChain(t *testing.T) int64 {
 // fails only if all did: a Do that does not skip runs all 1000 every time.
 func TestDoPanicSkipsRest(t *testing.T) {
 	const attempts = 3
-	var counts []int64
-	for range attempts {
-		n := panicDo(t)
-		if n <= 100 {
-			break
-		}
-		t.Logf("%d of 1000 functions ran when the first panicked; want at most 100: retrying", n)
-		counts = append(counts, n)
-	}
+	counts := retryAbove(t, attempts, 100, "of 1000 functions ran when the first panicked", func() int64 { return panicDo(t) })
 	if len(counts) == attempts {
 		t.Errorf("%v of 1000 functions ran when the first panicked, in %d calls of Do; want the rest skipped in some call", counts, attempts)
 	}

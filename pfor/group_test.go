@@ -189,17 +189,11 @@ func TestGroupFromOutside(t *testing.T) {
 // not skip runs the whole chain every time.
 func TestGroupFirstError(t *testing.T) {
 	const attempts = 3
-	var counts []int64
 	var g *pfor.Group
-	for range attempts {
-		var n int64
+	counts := retryAbove(t, attempts, 200, "links of the chain ran when link 100 failed", func() (n int64) {
 		g, n = firstErrorChain(t)
-		if n <= 200 {
-			break
-		}
-		t.Logf("%d links of the chain ran when link 100 failed; want at most 200: retrying", n)
-		counts = append(counts, n)
-	}
+		return n
+	})
 	if len(counts) == attempts {
 		t.Errorf("%v links of a 10001-task chain ran when link 100 failed, in %d chains; want the rest skipped in some chain", counts, attempts)
 	}
