@@ -99,8 +99,8 @@ func forkDo(fns []func()) {
 	}
 }
 
-// inlineUnstarted grows the pool to GOMAXPROCS and reports whether every
-// worker runs then, which is always so at GOMAXPROCS 1. It completes the
+// inlineUnstarted grows the pool to GOMAXPROCS and reports whether it
+// still has no worker, which is so only at GOMAXPROCS 1. It completes the
 // test by which Do and Join choose to call their functions one after
 // another on the calling goroutine, without entering the pool: whether
 // every worker of the pool is running. They read thePool.Idle(), one
@@ -113,7 +113,10 @@ func forkDo(fns []func()) {
 // Vacant instead, no worker has started (the pool is new, or GOMAXPROCS
 // is or was 1), and none would ever be idle to make a later call fork and
 // start the others, so only GOMAXPROCS tells whether some should run:
-// they call inlineUnstarted.
+// they call inlineUnstarted. The workers it starts are not searching yet,
+// so the pool reads as busy, but they are about to: the call forks, and
+// they steal from it, so that a process's first Do or Join runs its
+// functions in parallel as later ones do (TestForkStartsThePool).
 //
 // Entering the pool as a guest takes its lock twice and a fork costs a
 // push, a pop and a wake-up check, atomic operations that the race
@@ -136,7 +139,7 @@ func forkDo(fns []func()) {
 // busy hands leaves to the workers freed afterwards.
 func inlineUnstarted() bool {
 	thePool.Grow()
-	return thePool.busy()
+	return thePool.Idle().Vacant()
 }
 
 // maxDoFns bounds the functions a guest keeps room for between Do calls:

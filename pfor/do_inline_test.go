@@ -237,27 +237,23 @@ func TestForkWhileBusyPanics(t *testing.T) {
 }
 
 // TestForkStartsThePool: Do and Join alone start the pool's workers, and
-// fork to them, after GOMAXPROCS has grown from 1, when no worker runs and
-// so none is searching or asleep either.
+// fork to them in that very call, after GOMAXPROCS has grown from 1, when
+// no worker runs and so none is searching or asleep either: the first
+// call of a process runs its functions in parallel as later ones do.
 func TestForkStartsThePool(t *testing.T) {
 	for _, call := range forkCalls {
 		t.Run(call.name, func(t *testing.T) {
 			soloPool(t)
 			runtime.GOMAXPROCS(2) // soloPool restores the old value when the test ends
 			caller := goid()
-			for attempt := 0; ; attempt++ {
-				var secondOn atomic.Value // the goroutine of the second function
-				call.fork(func() {
-					for deadline := time.Now().Add(10 * time.Millisecond); secondOn.Load() == nil && time.Now().Before(deadline); {
-						time.Sleep(100 * time.Microsecond)
-					}
-				}, func() { secondOn.Store(goid()) })
-				if secondOn.Load() != caller {
-					return
+			var secondOn atomic.Value // the goroutine of the second function
+			call.fork(func() {
+				for deadline := time.Now().Add(5 * time.Second); secondOn.Load() == nil && time.Now().Before(deadline); {
+					time.Sleep(100 * time.Microsecond)
 				}
-				if attempt == 100 {
-					t.Fatalf("%s at GOMAXPROCS 2, the pool's workers retired at 1: second function on the caller in 100 calls; want a started worker to take it", call.name)
-				}
+			}, func() { secondOn.Store(goid()) })
+			if g := secondOn.Load(); g == caller {
+				t.Fatalf("%s at GOMAXPROCS 2, the pool's workers retired at 1: second function on the caller after the first returned; want a worker the call started to take it", call.name)
 			}
 		})
 	}
