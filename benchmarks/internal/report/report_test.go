@@ -23,11 +23,11 @@ func sample() *report.Report {
 	rs := []runner.Result{
 		{Workload: "tailheavy", Impl: "sequential", Group: "baseline", Workers: 1, N: 1000, Calls: 1, MedianNs: 2e6, Speedup: 1, Efficiency: 1},
 		{Workload: "tailheavy", Impl: "goroutines", Group: "baseline", Workers: 2, N: 1000, Calls: 1, Skipped: "n = 1000 > 10"},
-		{Workload: "tailheavy", Impl: "static", Group: "stealkit", Workers: 2, N: 1000, Calls: 1, MedianNs: 1.9e6, Speedup: 2e6 / 1.9e6, Efficiency: 1e6 / 1.9e6, VsPeer: 1.9, Measured: true, Imbalance: 1.95},
+		{Workload: "tailheavy", Impl: "static", Group: "stealkit", Workers: 2, N: 1000, Calls: 1, MedianNs: 1.9e6, Speedup: 2e6 / 1.9e6, Efficiency: 1e6 / 1.9e6, VsPeer: 1.9, Measured: true, Imbalance: 1.95, Cores: 1.0},
 		{Workload: "tailheavy", Impl: "stealing", Group: "stealkit", Workers: 2, N: 1000, Calls: 1, MedianNs: 1.01e6, Speedup: 2e6 / 1.01e6, Efficiency: 1e6 / 1.01e6, VsPeer: 1.01, Measured: true, Steals: 7, Imbalance: 1.01},
-		{Workload: "tailheavy", Impl: "pond", Group: "peer", Workers: 2, N: 1000, Calls: 1, MedianNs: 1e6, Speedup: 2, Efficiency: 1, VsPeer: 1},
+		{Workload: "tailheavy", Impl: "pond", Group: "peer", Workers: 2, N: 1000, Calls: 1, MedianNs: 1e6, Speedup: 2, Efficiency: 1, VsPeer: 1, Cores: 2},
 		{Workload: "tiny", Impl: "sequential", Group: "baseline", Workers: 1, N: 1000, Calls: 2000, MedianNs: 40e3, Speedup: 1, Efficiency: 1},
-		{Workload: "tiny", Impl: "static", Group: "stealkit", Workers: 2, N: 1000, Calls: 2000, MedianNs: 30e3, Speedup: 4.0 / 3, Efficiency: 2.0 / 3, Measured: true, Steals: 0.5, Imbalance: 1.2},
+		{Workload: "tiny", Impl: "static", Group: "stealkit", Workers: 2, N: 1000, Calls: 2000, MedianNs: 30e3, Speedup: 4.0 / 3, Efficiency: 2.0 / 3, Measured: true, Steals: 0.5, Imbalance: 1.2, Cores: -1},
 	}
 	tl := runner.Timeline{Workload: "tailheavy", Partitioner: "stealing", Workers: 2, N: 1000, MakespanNs: 1e6, Steals: 1, Imbalance: 1.01,
 		Chunks: []runner.Chunk{

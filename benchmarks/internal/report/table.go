@@ -17,17 +17,19 @@ func FormatNs(ns float64) string { return simulate.FormatNs(ns) }
 const TableLegend = `time: median wall time per call over the repetitions; speedup: sequential time / time;
 eff: speedup / workers (1 = the ideal sequential/workers); t/peer: time / the best peer's time
 with the same workers (below 1 is faster); steals: successful steals per call; imbal: busiest
-worker's busy time / mean (1 = balanced); "-": not measurable for that implementation.`
+worker's busy time / mean (1 = balanced); cpu: this process's CPU time / wall time over the
+timed repetitions, spinning idle workers included (below the workers: the machine gave the
+call less than a core per worker); "-": not measurable for that implementation.`
 
 // WriteTable writes the comparison as a text table, one block per workload.
 func WriteTable(w io.Writer, rs []runner.Result) error {
 	var buf strings.Builder
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "workload\tn\timpl\tworkers\ttime\tspeedup\teff\tt/peer\tsteals\timbal\t")
+	fmt.Fprintln(tw, "workload\tn\timpl\tworkers\ttime\tspeedup\teff\tt/peer\tsteals\timbal\tcpu\t")
 	last := ""
 	for _, r := range rs {
 		if r.Workload != last && last != "" {
-			fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t\t\t")
+			fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t\t\t\t")
 		}
 		last = r.Workload
 		n := fmt.Sprint(r.N)
@@ -35,7 +37,7 @@ func WriteTable(w io.Writer, rs []runner.Result) error {
 			n = fmt.Sprintf("%d x%d", r.N, r.Calls)
 		}
 		if r.Skipped != "" {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\tskipped\t-\t-\t-\t-\t-\t  (%s)\n", r.Workload, n, r.Impl, r.Workers, r.Skipped)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\tskipped\t-\t-\t-\t-\t-\t-\t  (%s)\n", r.Workload, n, r.Impl, r.Workers, r.Skipped)
 			continue
 		}
 		peer := "-"
@@ -46,8 +48,12 @@ func WriteTable(w io.Writer, rs []runner.Result) error {
 		if r.Measured {
 			steals, imb = formatCount(r.Steals), fmt.Sprintf("%.2f", r.Imbalance)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%.2f\t%.2f\t%s\t%s\t%s\t\n",
-			r.Workload, n, r.Impl, r.Workers, FormatNs(r.MedianNs), r.Speedup, r.Efficiency, peer, steals, imb)
+		cpu := "-"
+		if r.Cores > 0 {
+			cpu = fmt.Sprintf("%.2f", r.Cores)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t\n",
+			r.Workload, n, r.Impl, r.Workers, FormatNs(r.MedianNs), r.Speedup, r.Efficiency, peer, steals, imb, cpu)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

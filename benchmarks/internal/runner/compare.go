@@ -64,6 +64,7 @@ type Result struct {
 	Imbalance  float64   `json:"imbalance"`          // max worker busy time / mean, mean over calls
 	Skipped    string    `json:"skipped,omitempty"`  // why the implementation did not run
 	OtherLoad  float64   `json:"other_load_cores"`   // CPUs others (processes, the host) kept busy while the workload was measured; -1 unknown
+	Cores      float64   `json:"cores"`              // this process's CPU time / wall time over the timed repetitions; -1 unknown
 	Checksum   uint64    `json:"checksum,omitempty"` // equal to the sequential run's
 }
 
@@ -73,6 +74,9 @@ type cell struct {
 	im   impls.Impl
 	run  func(workload.Instance)
 	stop func()
+
+	cpu, wall  time.Duration // the process's CPU time and the wall time of the timed repetitions
+	cpuUnknown bool          // some repetition's CPU time could not be read
 }
 
 // Compare runs the comparison. For each workload it builds one instance, computes the
@@ -164,11 +168,13 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 				cfg.BeforeRepetition(c.res.Impl, c.res.Workers)
 			}
 			inst.Reset()
+			cpu0, ok0 := load.ProcessCPU()
 			t0 := time.Now()
 			for range calls {
 				c.run(inst)
 			}
 			d := time.Since(t0)
+			cpu1, ok1 := load.ProcessCPU()
 			// The checksum first: AfterRepetition may use the instance (see Config.Instance).
 			if got := inst.Checksum(); got != want {
 				return nil, fmt.Errorf("runner: %s with %s, %d workers: checksum %#x; want %#x (the sequential run's)", w.Name, c.res.Impl, c.res.Workers, got, want)
@@ -179,6 +185,9 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 			c.res.Checksum = want
 			if rep > 0 {
 				c.res.TimesNs = append(c.res.TimesNs, float64(d.Nanoseconds())/float64(calls))
+				c.cpu += cpu1 - cpu0
+				c.wall += d
+				c.cpuUnknown = c.cpuUnknown || !ok0 || !ok1
 			}
 		}
 	}
@@ -198,6 +207,10 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 		if c.run != nil {
 			c.res.MedianNs = Median(c.res.TimesNs)
 			c.res.OtherLoad = others.Cores()
+			c.res.Cores = -1
+			if !c.cpuUnknown && c.wall > 0 {
+				c.res.Cores = c.cpu.Seconds() / c.wall.Seconds()
+			}
 		}
 		rs = append(rs, *c.res)
 	}

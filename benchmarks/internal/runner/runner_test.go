@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stealkit/stealkit/benchmarks/internal/impls"
+	"github.com/stealkit/stealkit/benchmarks/internal/load"
 	"github.com/stealkit/stealkit/benchmarks/internal/runner"
 	"github.com/stealkit/stealkit/benchmarks/internal/workloads"
 	"github.com/stealkit/stealkit/internal/partproto"
@@ -65,6 +67,10 @@ func TestCompare(t *testing.T) {
 		}
 		if r.Workload == "tiny" && r.Calls != 10 {
 			t.Errorf("tiny: %d calls; want 10", r.Calls)
+		}
+		if _, ok := load.ProcessCPU(); ok && (r.Cores <= 0 || r.Cores > float64(runtime.NumCPU())+0.5) || !ok && r.Cores != -1 {
+			t.Errorf("%s/%s w=%d: cores %g; want the CPUs the process kept busy, more than 0 and at most %d, or -1 where it cannot tell",
+				r.Workload, r.Impl, r.Workers, r.Cores, runtime.NumCPU())
 		}
 	}
 	best := map[string]bool{}
