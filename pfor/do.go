@@ -1,6 +1,7 @@
 package pfor
 
 import (
+	"runtime"
 	"strconv"
 	"sync/atomic"
 )
@@ -100,7 +101,8 @@ func forkDo(fns []func()) {
 }
 
 // inlineUnstarted grows the pool to GOMAXPROCS and reports whether it
-// still has no worker, which is so only at GOMAXPROCS 1. It completes the
+// still has no worker, which is so only at GOMAXPROCS 1: there it reports
+// true at once, as the pool then has no worker to start. It completes the
 // test by which Do and Join choose to call their functions one after
 // another on the calling goroutine, without entering the pool: whether
 // every worker of the pool is running. They read thePool.Idle(), one
@@ -137,7 +139,20 @@ func forkDo(fns []func()) {
 // Vishkin's lazy scheduling does, rest on the same argument.)
 // TestForkAfterBusyLoop checks that a tree started while every worker is
 // busy hands leaves to the workers freed afterwards.
+//
+// At GOMAXPROCS 1 the pool stays Vacant, so every call of Do and Join
+// comes here: it reads GOMAXPROCS alone then (the runtime's lock, which
+// the race detector does not see), not the pool's atomics that growing
+// loads, each many times dearer under the detector. go:norace
+// keeps the detector's entry and exit out as well: inlineUnstarted itself
+// reads only thePool, set at package initialization, and what it calls
+// is instrumented as all code is.
+//
+//go:norace
 func inlineUnstarted() bool {
+	if runtime.GOMAXPROCS(0) == 1 {
+		return true
+	}
 	thePool.Grow()
 	return thePool.Idle().Vacant()
 }

@@ -259,6 +259,25 @@ func TestForkStartsThePool(t *testing.T) {
 	}
 }
 
+// TestDoAtOneProcStaysOut: at GOMAXPROCS 1, where the pool has no worker
+// and none is idle, Do calls its functions without entering the pool,
+// call after call: a Do of more than maxDoFns functions allocates nothing
+// then, where entering the pool would copy them.
+func TestDoAtOneProcStaysOut(t *testing.T) {
+	soloPool(t)
+	var ran atomic.Int64
+	fns := make([]func(), 2000)
+	for i := range fns {
+		fns[i] = func() { ran.Add(1) }
+	}
+	if a := testing.AllocsPerRun(20, func() { pfor.Do(fns...) }); a != 0 {
+		t.Errorf("Do of %d functions at GOMAXPROCS 1: %v allocations per call; want 0", len(fns), a)
+	}
+	if n := ran.Load(); n != 21*int64(len(fns)) { // AllocsPerRun calls once more to warm up
+		t.Errorf("Do of %d functions at GOMAXPROCS 1, 21 calls: %d functions ran; want %d", len(fns), n, 21*len(fns))
+	}
+}
+
 // TestBusyNeedsAWorker: the pool reads as busy, the test Do and Join make
 // first, while its workers run and none is idle, and not once they have
 // retired at GOMAXPROCS 1, when none is idle either: then only GOMAXPROCS
