@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -19,10 +20,11 @@ import (
 // (looking for work) or sleeping. A worker calls StartSearch when it runs
 // out of work, and then either StopSearch when it found some (or no longer
 // needs any) or Sleep when it gives up; Sleep returns with the worker
-// searching again. Any goroutine calls Notify after it has made work
-// visible. A worker that takes only part of the work (a floor, see
-// Parker) and is about to sleep beside work it does not take calls
-// WakeFor from Sleep's ready. All methods can be executed by any
+// searching again. While searching, it gives up the processor with
+// Yield, which does not count it as searching meanwhile. Any goroutine
+// calls Notify after it has made work visible. A worker that takes only
+// part of the work (a floor, see Parker) and is about to sleep beside work
+// it does not take calls WakeFor from Sleep's ready. All methods can be executed by any
 // goroutine; each worker drives its own transitions.
 //
 // # State
@@ -145,6 +147,21 @@ func (s *Idle) StopSearch() {
 	if st := s.state.Add(stopSearching); uint32(st) == 0 && st&sleepingBits != 0 {
 		s.wakeOne()
 	}
+}
+
+// Yield yields the processor (runtime.Gosched) for the calling worker,
+// which is searching, and returns with it searching again. Meanwhile it
+// does not count as searching, and wakes nobody for it: it looks for work
+// again after Yield, before it stops searching or sleeps, as it would
+// have, so a producer that counted on it is still served (see No lost
+// wake-ups). A worker waiting for a processor looks at nothing; counted as
+// searching, it would make producers count on it, and Pool.Idle report a
+// worker free, for as long as the goroutines ahead of it run.
+func (s *Idle) Yield() {
+	step(stepPause)
+	s.state.Add(stopSearching) // uncounts the searcher, waking nobody
+	runtime.Gosched()
+	s.StartSearch()
 }
 
 // Notify wakes a sleeping worker if nobody is searching. Call it after

@@ -180,3 +180,35 @@ func TestUnparkWakesSleeper(t *testing.T) {
 		}
 	}
 }
+
+// TestYieldUncountsTheSearcher: while a searching worker yields the
+// processor, another goroutine sees no searcher (Pool.Idle would report no
+// worker free), and the worker counts as searching again once Yield
+// returns.
+func TestYieldUncountsTheSearcher(t *testing.T) {
+	for _, procs := range []int{1, 2} {
+		t.Run(fmt.Sprintf("GOMAXPROCS=%d", procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			var s Idle
+			s.StartSearch()
+			var sawNone atomic.Bool
+			go func() {
+				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); runtime.Gosched() {
+					if searching, _ := s.Counts(); searching == 0 {
+						sawNone.Store(true)
+						return
+					}
+				}
+			}()
+			for deadline := time.Now().Add(10 * time.Second); !sawNone.Load() && time.Now().Before(deadline); {
+				s.Yield()
+				if searching, sleeping := s.Counts(); searching != 1 || sleeping != 0 {
+					t.Fatalf("after Yield: %d searching, %d sleeping; want 1, 0", searching, sleeping)
+				}
+			}
+			if !sawNone.Load() {
+				t.Errorf("a searcher yielding for 10 s: another goroutine always saw it searching; want it uncounted while it yields")
+			}
+		})
+	}
+}

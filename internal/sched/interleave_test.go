@@ -40,7 +40,7 @@ func word(k stepKind) (w int, write bool) {
 	switch k {
 	case stepNotify:
 		return 0, false
-	case stepStartSearch, stepStopSearch, stepAnnounce, stepLeave, stepWakeOne:
+	case stepStartSearch, stepStopSearch, stepPause, stepAnnounce, stepLeave, stepWakeOne:
 		return 0, true
 	case stepUnpark:
 		return 1, false
@@ -80,6 +80,10 @@ func dependent(a, b stepKind) bool {
 // Producers may count on it as a searcher, and wakes may pick it; its last
 // look before it sleeps hands the units on (WakeFor), as search does for
 // an older job still open.
+//
+// With yields set, a worker whose look finds nothing yields (Idle.Yield)
+// once per search, uncounted as a searcher meanwhile, and then looks
+// again, as search does between its rounds.
 type idleScenario struct {
 	name   string
 	units  int
@@ -87,6 +91,7 @@ type idleScenario struct {
 	takes  []int
 	waiter bool
 	blind  bool
+	yields bool
 }
 
 var idleScenarios = []idleScenario{
@@ -95,6 +100,8 @@ var idleScenarios = []idleScenario{
 	{name: "two units at once, two workers of one each", units: 2, batch: true, takes: []int{1, 1}},
 	{name: "unpark a waiter", waiter: true},
 	{name: "one unit, one worker, a waiter that cannot take it", units: 1, takes: []int{1}, blind: true},
+	{name: "one unit, one worker that yields", units: 1, takes: []int{1}, yields: true},
+	{name: "one unit, one worker that yields, a waiter that cannot take it", units: 1, takes: []int{1}, blind: true, yields: true},
 }
 
 // idleExplorer searches the interleavings of one scenario.
@@ -212,8 +219,14 @@ func (x *idleExplorer) execute() (err error) {
 			limit := sc.takes[th-1]
 			body = func() {
 				idle.StartSearch()
+				yielded := false
 				for got := 0; ; {
 					if !take() {
+						if sc.yields && !yielded {
+							yielded = true
+							idle.Yield()
+							continue
+						}
 						idle.Sleep(p, ready)
 						continue
 					}
@@ -222,6 +235,7 @@ func (x *idleExplorer) execute() (err error) {
 						return
 					}
 					idle.StartSearch()
+					yielded = false
 				}
 			}
 		}

@@ -13,6 +13,7 @@ type stepKind uint8
 const (
 	stepStartSearch stepKind = iota // state: add a searcher
 	stepStopSearch                  // state: remove a searcher
+	stepPause                       // state: remove a searcher, waking nobody (Yield)
 	stepNotify                      // state: load
 	stepAnnounce                    // mu: list the sleeper, state: searcher to sleeper
 	stepArm                         // armed: store true

@@ -2,7 +2,6 @@ package sched
 
 import (
 	"context"
-	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"sync/atomic"
@@ -100,7 +99,11 @@ func (w *Worker) execute(t *Task) {
 // Every few rounds it yields the processor, as Arora, Blumofe and Plaxton's
 // thieves do in a multiprogrammed system, so that a preempted goroutine
 // holding work gets to run; after spinFor without finding anything it
-// sleeps. (Yielding every round would be too much: runtime.Gosched takes
+// sleeps. While it waits for the processor again it does not count as
+// searching (Idle.Yield): with more goroutines than processors that wait
+// lasts as long as the goroutines ahead of it run, and Do and Join,
+// which fork only while a worker is idle, would otherwise fork to a
+// worker that takes nothing meanwhile. (Yielding every round would be too much: runtime.Gosched takes
 // the scheduler's global lock, and a spinning worker then slows every
 // goroutine of the process. Measured: BenchmarkDo.)
 func (w *Worker) search(done func() bool, enlist func(), since uint64) (*Task, *Job, int) {
@@ -160,7 +163,7 @@ func (w *Worker) search(done func() bool, enlist func(), since uint64) (*Task, *
 			start = time.Time{}
 			continue
 		}
-		runtime.Gosched()
+		idle.Yield()
 	}
 }
 
