@@ -87,9 +87,11 @@ func Do(fns ...func()) {
 // at the same time, goroutines are the tool.
 func forkDo(fns []func()) {
 	w := thePool.acquire()
-	defer thePool.release(w)
 	c := &w.do
-	defer c.reset()
+	defer func() { // one deferred call: no defer is open-coded under the race detector
+		c.reset()
+		thePool.release(w)
+	}()
 	// Thieves read the functions from the guest, which outlives the call:
 	// keeping fns itself in a frame would make every caller's variadic
 	// slice escape to the heap.

@@ -51,8 +51,13 @@ func Join(a, b func()) {
 // a guest and forks a.
 func forkJoin(a, b func()) {
 	w := thePool.acquire()
-	defer thePool.release(w)
-	guard("Join", func() { Both(w, callFunc, a, b) })
+	defer func() { // one deferred call, and no closure for guard: see forkDo
+		thePool.release(w)
+		if r := recover(); r != nil {
+			panic(wrapPanic("Join", r))
+		}
+	}()
+	Both(w, callFunc, a, b)
 }
 
 // callFunc calls f: Both(w, callFunc, a, b) is Join(a, b) on w, with no

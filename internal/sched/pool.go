@@ -145,8 +145,10 @@ func (p *Pool) unlist(drop func(*Worker) bool) {
 // until it passes it to Release.
 func (p *Pool) Acquire() *Worker {
 	p.Grow()
+	// No deferred Unlock, here and in Release: nothing between Lock and
+	// Unlock calls code that can panic but the allocator, and each call's
+	// defer costs more than the rest under the race detector.
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	var w *Worker
 	if n := len(p.guests); n > 0 {
 		w = p.guests[n-1]
@@ -155,6 +157,7 @@ func (p *Pool) Acquire() *Worker {
 		w = p.newWorker()
 		p.list(w)
 	}
+	p.mu.Unlock()
 	return w
 }
 
@@ -163,11 +166,11 @@ func (p *Pool) Acquire() *Worker {
 // GOMAXPROCS releases apart, unless free guests still hold such tasks.
 func (p *Pool) Release(w *Worker) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.guests = append(p.guests, w)
 	if keep := int(p.target.Load()) + 1; len(p.guests) > 2*keep {
 		p.dropGuests(keep)
 	}
+	p.mu.Unlock()
 }
 
 // dropGuests drops the oldest free guests whose deques are empty, keeping
