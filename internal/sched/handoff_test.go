@@ -91,3 +91,39 @@ func TestWaiterHandsOnAnOlderJob(t *testing.T) {
 		t.Fatalf("after 10 s, slot 1 of a job added before the waiter's wait began not run, %d searching, %d sleeping: lost wake-up", s, z)
 	}
 }
+
+// TestSearchYieldsUncounted: a searching pool worker that yields the
+// processor does not count as searching while it waits for it again. At
+// GOMAXPROCS 1 the worker and the test take turns on one processor, so
+// the test runs only while the worker yields (or sleeps, or has retired):
+// it must see no searcher then. Each round wakes the worker, which
+// searches for spinFor and then retires; rounds repeat until the test has
+// looked often enough, as a loaded machine may take spinFor from the
+// worker in one go.
+func TestSearchYieldsUncounted(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	p := NewPool(func() *Worker { return new(Worker) }, func(_ string, r any) any { return r })
+	samples, counted := 0, 0
+	for round := 0; samples < 20; round++ {
+		if round == 100 {
+			t.Fatalf("%d rounds: only %d looks at the counts while the woken worker searched; want 20", round, samples)
+		}
+		runtime.GOMAXPROCS(2) // one pool worker
+		p.Grow()
+		waitUntil(t, "the pool worker asleep", func() bool { s, z := p.IdleCounts(); return s == 0 && z == 1 })
+		runtime.GOMAXPROCS(1) // the worker retires when it next gives up its search
+		p.idle.Wake(1)
+		for p.Live() > 0 {
+			runtime.Gosched() // the worker runs until it yields
+			if searching, sleeping := p.IdleCounts(); sleeping == 0 && p.Live() > 0 {
+				samples++
+				if searching != 0 {
+					counted++
+				}
+			}
+		}
+	}
+	if counted > samples/2 {
+		t.Errorf("a searching worker that yields at GOMAXPROCS 1: counted as searching in %d of %d looks from the other goroutine; want at most half", counted, samples)
+	}
+}
