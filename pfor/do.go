@@ -34,7 +34,8 @@ import (
 // running finish, and Do re-raises the first panic as a *PanicError with
 // Call "Do". Do panics if a function is nil, before calling any.
 //
-// Costs: one load to see whether a worker is free; where none is, fns
+// Costs: one load to see whether a worker is free (and at GOMAXPROCS 1,
+// where the pool has no worker, a read of GOMAXPROCS); where none is, fns
 // are called in Do's own frame under one deferred recover, with no other
 // call of the package, nor of the race detector's runtime in a -race
 // build (BenchmarkForkBusy, and BenchmarkRangeDo, where every worker is

@@ -9,8 +9,9 @@ package pfor
 // caller runs other tasks of the pool instead of blocking. When every
 // worker of the pool is busy at the call (none searching for work or
 // asleep), Join calls b and then a on the calling goroutine without
-// entering the pool, for the cost of one load and one deferred recover,
-// and no call of the race detector's runtime in a -race build, as Do does:
+// entering the pool, for the cost of one load (and a read of GOMAXPROCS
+// at GOMAXPROCS 1) and one deferred recover, and no call of the race
+// detector's runtime in a -race build, as Do does:
 // a call made in a or b forks once a worker is free.
 //
 // a and b may run one after the other on the calling goroutine, so they
