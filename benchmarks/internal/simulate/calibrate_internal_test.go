@@ -12,7 +12,9 @@ import (
 
 	"github.com/stealkit/stealkit/benchmarks/internal/impls"
 	"github.com/stealkit/stealkit/benchmarks/internal/workloads"
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/internal/workload"
+	"github.com/stealkit/stealkit/partition"
 )
 
 // TestForkJoinBatches: each batch of timed calls adds one median per figure, all positive,
@@ -231,6 +233,55 @@ func TestDrainRunsOnceAtLeast(t *testing.T) {
 				t.Errorf("%s, %d goroutines: drainFor with no time = %v over %g calls; want a run, %d calls or more", p.Name, k, d, calls, k)
 			}
 		}
+	}
+}
+
+// TestDrainReleasesRuns: a drain releases every run it starts once its goroutines are done, as
+// pfor does, so that its takes are those of a reused run, which allocates nothing.
+func TestDrainReleasesRuns(t *testing.T) {
+	for _, p := range impls.Partitioners() {
+		for k := 1; k <= 2; k++ {
+			c := &countingPartitioner{Partitioner: p.New(nil)}
+			drainFor(c, 1000, k, 2*time.Millisecond)
+			if c.starts == 0 || c.releases != c.starts || c.early.Load() {
+				t.Errorf("%s, %d goroutines: %d runs started, %d released (a Next after a Release: %v); want each released once, after its last Next",
+					p.Name, k, c.starts, c.releases, c.early.Load())
+			}
+		}
+	}
+}
+
+// countingPartitioner counts the runs it starts and their Release calls, and notes a Next
+// called on a run after its Release.
+type countingPartitioner struct {
+	partition.Partitioner
+	starts, releases int
+	early            atomic.Bool
+}
+
+func (c *countingPartitioner) Start(lo, hi, workers int) partition.Run {
+	c.starts++
+	return &countingRun{Run: c.Partitioner.Start(lo, hi, workers), c: c}
+}
+
+type countingRun struct {
+	partition.Run
+	c        *countingPartitioner
+	released atomic.Bool
+}
+
+func (r *countingRun) Next(w int) (lo, hi int, ok bool) {
+	if r.released.Load() {
+		r.c.early.Store(true)
+	}
+	return r.Run.Next(w)
+}
+
+func (r *countingRun) Release() {
+	r.c.releases++
+	r.released.Store(true)
+	if rel, ok := r.Run.(partproto.Releaser); ok {
+		rel.Release()
 	}
 }
 

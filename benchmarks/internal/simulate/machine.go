@@ -200,6 +200,11 @@ func drain(p partition.Partitioner, n, k int) (time.Duration, float64) {
 // run, on a loaded machine, dynamic's predictions on tailheavy's 100 items came out NaN, with
 // one worker doing all the work, as a NaN first take makes them; this is the one way found
 // for a take to be NaN.
+//
+// It releases each run once its goroutines are done, as pfor does, so that the next run
+// reuses it. A run that is not released allocates the spans of its ranges anew as its takes
+// and steals install them (see stealrange), which pfor's reused runs do not: on a short
+// range, each of an adaptive run's few takes carried a share of those allocations.
 func drainFor(p partition.Partitioner, n, k int, limit time.Duration) (time.Duration, float64) {
 	var spent, calls atomic.Int64
 	t0 := time.Now()
@@ -226,6 +231,9 @@ func drainFor(p partition.Partitioner, n, k int, limit time.Duration) (time.Dura
 		ready.Wait()
 		start.Store(true) // releases the k loops at once
 		done.Wait()
+		if r, ok := run.(partproto.Releaser); ok {
+			r.Release()
+		}
 	}
 	return time.Duration(spent.Load()), float64(calls.Load())
 }
