@@ -34,17 +34,14 @@ import (
 // running finish, and Do re-raises the first panic as a *PanicError with
 // Call "Do". Do panics if a function is nil, before calling any.
 //
-// Costs: one load to see whether a worker is free (and at GOMAXPROCS 1,
-// where the pool has no worker, a read of GOMAXPROCS); where none is, fns
-// are called in Do's own frame under one deferred recover, with no other
-// call of the package, nor of the race detector's runtime in a -race
-// build (BenchmarkForkBusy, and BenchmarkRangeDo, where every worker is
-// busy with loops). Where a worker is free: entering and leaving the
-// pool, as Join, plus a fork per function, as Both's (BenchmarkDo,
-// BenchmarkForkTop/impl=do). Do itself allocates nothing for up to 1024
-// functions, and a copy of fns for more; a function literal that
-// captures variables is allocated by the caller. Inside a task, Both and
-// Worker.Join cost less: they need no entering.
+// Costs: O(len(fns)). Where no worker is free, one load (and at GOMAXPROCS
+// 1, where the pool has no worker, a read of GOMAXPROCS) and one deferred
+// recover besides calling fns; where one is, entering and leaving the pool,
+// as Join, plus a fork per function, as Both's. Do itself allocates nothing
+// in steady state for fewer than 1024 functions, and a copy of fns for
+// more; a function literal that captures variables is allocated by the
+// caller. Inside a task, Both and Worker.Join cost less: they need no
+// entering.
 //
 //go:norace
 func Do(fns ...func()) {
@@ -56,7 +53,9 @@ func Do(fns ...func()) {
 	// reads nothing shared but the pool's idle hint, a race by design (see
 	// Pool.Idle), and fns, which is the caller's: what the detector loses
 	// is a race on fns itself. The functions, forkDo and what they call
-	// are instrumented as all code is.
+	// are instrumented as all code is. BenchmarkForkBusy and
+	// BenchmarkRangeDo (every worker busy with loops) measure the inline
+	// path, BenchmarkDo and BenchmarkForkTop/impl=do the forking one.
 	for i, f := range fns {
 		if f == nil {
 			panic("pfor: Do: fns[" + strconv.Itoa(i) + "] is nil")

@@ -6,9 +6,9 @@
 // workers of a warm pool shared by every call of the package, one worker per
 // GOMAXPROCS by default. How the index space is divided among workers is a
 // partition.Partitioner; the default, partition.Auto, starts each worker on a
-// contiguous block and balances the rest by work stealing with batches sized
-// to about 10 µs, so it is as fast as a hand-written static loop on even work
-// and stays balanced wherever the expensive iterations are.
+// contiguous block and balances the rest by work stealing, so it is as fast
+// as a hand-written static loop on even work and stays balanced wherever the
+// expensive iterations are.
 //
 // Every call blocks until all of its work has finished and all of its
 // workers have stopped, so the usual Go memory model reasoning holds: writes
@@ -28,33 +28,26 @@
 // same GOMAXPROCS-1 pool workers. Nesting: a body may itself call pfor,
 // fork tasks or wait for them, and a task may run loops, to any depth. The
 // caller of every call takes part in its own work and never waits for a
-// helper that has not started,
-// so nested calls cannot deadlock, and they share the one pool: nesting
-// depth does not multiply goroutines.
+// helper that has not started: it runs every slot no helper has claimed,
+// and with the stealing partitioners (the default among them) it steals
+// from slots whose helpers have started too. So nested calls cannot
+// deadlock, and they share the one pool: nesting depth does not multiply
+// goroutines. (Functions that wait for each other can: see Fork-join
+// below.)
 //
-// Idle workers search for work for 50 µs after their last, so loops called
-// back to back do not pay an OS wake-up each time, and then sleep without
-// using CPU. A call has at most one worker slot per item (per grain, with
-// WithGrain); a call that asks for more workers than GOMAXPROCS gets extra
-// helpers, which exit once idle.
+// The pool's worker goroutines (none at GOMAXPROCS 1) start with the first
+// call and live for the whole process, asleep without using CPU when idle;
+// there is nothing to close. A call made after GOMAXPROCS was lowered ends
+// the workers above it. A call has at most one worker slot per item (per
+// grain, with WithGrain); a call that asks for more workers than
+// GOMAXPROCS gets extra helpers, which exit once idle. Leak checkers see
+// the workers; with go.uber.org/goleak, ignore them with
 //
-// Busy neighbours: when another process keeps a core busy, the operating
-// system takes the pool's threads off their cores now and then. A caller
-// never waits for a helper that has not started: it runs every slot no
-// helper has claimed, and with the stealing partitioners (the default among
-// them) it takes the work of the slots helpers run too, down to the batch a
-// helper is running, once the helper has taken its first batch (between its
-// claim and that batch, a helper's block is its own). Workers with nothing
-// to do yield between their looks for work, and a worker or caller that has
-// waited for others for tens of microseconds blocks, leaving its thread, and
-// so the core, to them. When calls of the default partitioner keep finding
-// their helpers late (the caller blocked for them, or ran their slots
-// although they were awake), such calls start on the caller alone for 100 µs
-// and bring in helpers only then: short loops run at about the sequential
-// loop's speed instead of waiting for threads the system has put aside, long
-// ones still run in parallel. Calls with another partitioner, or a grain,
-// are unchanged. The pool behaves the same on every system and reads nothing
-// outside the process.
+//	goleak.IgnoreAnyFunction("github.com/stealkit/stealkit/internal/sched.(*Worker).loop")
+//
+// The pool behaves the same on every system and reads nothing outside the
+// process. How it schedules (spinning, parking, what it does when another
+// process keeps the cores busy) is described in pfor's README.md.
 //
 // # Fork-join: which call for what
 //

@@ -21,10 +21,10 @@ import (
 //
 // Tasks are called concurrently from several goroutines, in no particular
 // order: a worker runs the tasks it spawned newest first, and idle workers
-// steal the oldest. A task costs a few hundred nanoseconds at most to
-// spawn, run and count (BenchmarkGroup), plus what its closure costs to
-// allocate. For fine-grained fan-out, split recursively with Both or Join,
-// or use Range.
+// steal the oldest. Spawning, running and counting a task takes O(1)
+// time and, once the pool recycles tasks, no allocation but f's closure
+// (BenchmarkGroup). For fine-grained fan-out, split recursively with Both
+// or Join, or use Range.
 //
 // Unlike errgroup's functions, a task gets a *Worker, the handle through
 // which it forks and waits cheaply (Worker.Go, Worker.Join, Both,
@@ -107,9 +107,10 @@ func (g *Group) Go(f func(w *Worker) error) {
 // A task of g must not wait for g, which would wait for the task itself:
 // Wait panics if called from a task of g (one running innermost on the
 // calling goroutine), as Worker.Wait does. To know, Wait reads the calling
-// goroutine's id when g has tasks left, which costs microseconds
-// (BenchmarkGroupWait against BenchmarkFuture/spawn=outside): a task that waits should use
-// w.Wait(g), which needs no such read. The check finds tasks run by pool
+// goroutine's id when g has tasks left, which takes a traceback of the
+// calling goroutine (runtime.Stack; BenchmarkGroupWait against
+// BenchmarkFuture/spawn=outside): a task that waits should use w.Wait(g),
+// which needs no such read. The check finds tasks run by pool
 // workers and by the goroutine's own Group.Wait; a task that a Run, Join,
 // Do or Future.Wait took from another goroutine's deque is not found.
 func (g *Group) Wait() error {

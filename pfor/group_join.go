@@ -31,15 +31,16 @@ func (j *bothJob[A, R]) Exec(w *sched.Worker) { j.res = j.f(workerOf(w), j.arg) 
 // They may run at the same time, so variables they share need the usual
 // synchronization; writes made by either happen before Join returns.
 //
-// Costs: O(1): two atomic stores to fork and one to take a back when nothing
-// is stolen (BenchmarkJoin -cpu 1, which uses Both, as does
+// Costs: O(1) and no lock (BenchmarkJoin, which uses Both, as does
 // BenchmarkFib/impl=both; impl=join shows Join with closures). Join itself
 // allocates nothing, but a closure a that captures variables is allocated
 // by the caller: Both avoids that.
 //
-// If a or b panics, Join panics with the panic of b if b panicked, else
-// with a's, once neither runs any more; a panic in a task run on another
-// worker is re-raised as a *PanicError. Join panics if w, a or b is nil.
+// If b panics, a is never called if nobody had stolen it, and Join waits
+// for it to return if a worker had. If a or b panics, Join panics with the
+// panic of b if b panicked, else with a's, once neither runs any more; a
+// panic in a task run on another worker is re-raised as a *PanicError.
+// Join panics if w, a or b is nil.
 func (w *Worker) Join(a, b func(w *Worker)) {
 	if w == nil || a == nil || b == nil {
 		panicNil("Join", w == nil, a == nil, b == nil)

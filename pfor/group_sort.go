@@ -43,13 +43,13 @@ type sortOps[E any] struct {
 // Sort sorts x in ascending order, in parallel on the pool, as
 // slices.Sort does (NaNs first; Sort is not stable, which matters only for
 // floating-point elements that compare equal but differ, like -0 and +0).
-// Leaves of the merge sort use slices.Sort. It allocates a scratch slice as
-// long as x. Sort may be called from anywhere, tasks included.
+// Leaves of the merge sort use slices.Sort. It allocates at most one
+// scratch slice as long as x. Sort may be called from anywhere, tasks
+// included.
 //
-// Costs: O(n log n) comparisons, O(n) extra memory, about (n/p) log n time
-// on p workers; BenchmarkSort here (1M elements) and benchmarks/casestudy's
-// BenchmarkSort (10M) compare it with slices.Sort. The leaves, which fit in
-// the cache, make even one worker faster than slices.Sort on large inputs.
+// Costs: O(n log n) comparisons and O(n) extra memory, with the work
+// divided among the pool's workers; BenchmarkSort here (1M elements) and
+// benchmarks/casestudy's BenchmarkSort (10M) compare it with slices.Sort.
 func Sort[S ~[]E, E cmp.Ordered](x S) {
 	parallelSort("Sort", x, &sortOps[E]{
 		leaf:  func(s, _ []E) { slices.Sort(s) },
@@ -66,7 +66,8 @@ func Sort[S ~[]E, E cmp.Ordered](x S) {
 // concurrently from several goroutines. If cmp panics, SortStableFunc
 // re-raises the panic as a *PanicError once every worker has stopped, and
 // the contents of x are unspecified (a merge under way may have lost or
-// duplicated elements). It allocates a scratch slice as long as x.
+// duplicated elements). It allocates at most one scratch slice as long as
+// x.
 func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
 	checkFunc("SortStableFunc", "cmp", cmp == nil)
 	ops := &sortOps[E]{

@@ -9,10 +9,8 @@ package pfor
 // caller runs other tasks of the pool instead of blocking. When every
 // worker of the pool is busy at the call (none searching for work or
 // asleep), Join calls b and then a on the calling goroutine without
-// entering the pool, for the cost of one load (and a read of GOMAXPROCS
-// at GOMAXPROCS 1) and one deferred recover, and no call of the race
-// detector's runtime in a -race build, as Do does:
-// a call made in a or b forks once a worker is free.
+// entering the pool, as Do does: a call made in a or b forks once a worker
+// is free.
 //
 // a and b may run one after the other on the calling goroutine, so they
 // must not wait for each other (on a channel, a lock, a WaitGroup): that
@@ -22,17 +20,16 @@ package pfor
 // synchronization; writes made by either happen before Join returns.
 //
 // When a worker is free, Join takes part in the pool as a guest worker for
-// the duration of the call, as Do and Group.Wait do: the goroutine has no
-// Worker of its own to fork on: Go has no goroutine-local storage, and
-// reading the goroutine's id to look a worker up costs more than a fork
-// (see Worker). Entering and leaving takes the pool's lock twice, where
-// w.Join and Both inside a task take no lock and allocate nothing
-// (BenchmarkForkTop/impl=join against impl=both): use those when a
-// *Worker is at hand.
+// the duration of the call, as Do and Group.Wait do. Costs: O(1), and no
+// allocation by Join itself; closures a and b that capture variables are
+// allocated by the caller. Entering and leaving the pool take its lock,
+// where w.Join and Both inside a task take none: use those when a *Worker
+// is at hand.
 //
-// If a or b panics, Join panics with b's panic if b panicked, else with
-// a's, once neither runs any more, as a *PanicError with Call "Join". Join
-// panics if a or b is nil.
+// If b panics, a is never called if nobody had taken it, and Join waits
+// for it to return if a worker had. If a or b panics, Join panics with b's
+// panic if b panicked, else with a's, once neither runs any more, as a
+// *PanicError with Call "Join". Join panics if a or b is nil.
 //
 //go:norace
 func Join(a, b func()) {
@@ -49,7 +46,13 @@ func Join(a, b func()) {
 }
 
 // forkJoin is Join where a worker is free: the caller enters the pool as
-// a guest and forks a.
+// a guest and forks a. The goroutine has no Worker of its own to fork on:
+// Go has no goroutine-local storage, and reading the goroutine's id to
+// look a worker up costs more than a fork (see Worker). Entering and
+// leaving takes the pool's lock twice, where w.Join and Both inside a task
+// take no lock and allocate nothing (BenchmarkForkTop/impl=join against
+// impl=both). Where no worker is free, Join's inline path makes no call of
+// the race detector's runtime in a -race build, as Do's.
 func forkJoin(a, b func()) {
 	w := thePool.acquire()
 	defer func() { // one deferred call, and no closure for guard: see forkDo

@@ -8,9 +8,9 @@ import (
 // Scan returns the inclusive prefix combination of in: out[i] is in[0],
 // ..., in[i] combined with op from identity, computed in parallel. op must
 // be associative with identity as its identity; it need not be
-// commutative. The grouping of the combinations depends only on len(in)
-// (see scanParts), never on the worker count, the partitioner or the timing,
-// so the result is bitwise the same in every run, as Reduce's is: a float
+// commutative. The grouping of the combinations depends only on len(in),
+// never on the worker count, the partitioner, the grain or the timing, so
+// the result is bitwise the same in every run, as Reduce's is: a float
 // prefix sum too. For short inputs it is the sequential loop
 //
 //	acc := identity
@@ -31,7 +31,13 @@ import (
 // Range, also from the calls made on the caller's goroutine; once op has
 // panicked no block of the scan starts, and Scan re-raises the panic when
 // the workers have finished the blocks they were on. Scan panics if op is
-// nil. Scan of an empty slice is an empty slice.
+// nil. Scan of an empty or nil slice is a non-nil empty slice.
+//
+// Of the options, Scan honours WithWorkers, WithPartitioner and WithLabel
+// in its parallel loops over its blocks, and WithStats describes the last
+// of these loops it ran (an input short enough to be scanned sequentially
+// leaves *s as it was). It ignores WithGrain: its blocks depend on len(in)
+// only.
 func Scan[T any](in []T, identity T, op func(T, T) T, opts ...Option) []T {
 	checkFunc("Scan", "op", op == nil)
 	out, _ := scan(nil, "Scan", in, identity, op, true, opts)

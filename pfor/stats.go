@@ -13,7 +13,10 @@ type Stats struct {
 	Workers     []WorkerStats // one per worker slot
 }
 
-// WorkerStats describes one worker slot of a call.
+// WorkerStats describes one worker slot of a call: the work done in it by
+// the goroutine that ran it (slot 0 is the caller's, and the caller also
+// runs every slot no helper claimed). A partitioner that does not steal
+// leaves Steals and FailedSteals zero.
 type WorkerStats struct {
 	Items        int64         // indices processed
 	Chunks       int64         // ranges handed to the body
@@ -23,7 +26,9 @@ type WorkerStats struct {
 }
 
 // Imbalance returns the busiest worker's busy time divided by the mean: 1 is
-// perfect balance, 2 with two workers means one did all the work.
+// perfect balance, 2 with two workers means one did all the work. It
+// returns 1 when no worker was busy, as for a zero Stats or a call with no
+// work.
 func (s *Stats) Imbalance() float64 {
 	var sum, most time.Duration
 	for _, w := range s.Workers {
