@@ -3,7 +3,7 @@
 //
 //	adults := plinq.From(people).Where(func(p Person) bool { return p.Age >= 18 })
 //	names, err := plinq.Select(adults, func(p Person) string { return p.Name }).ToSlice()
-//	total, err := plinq.Sum(plinq.Select(plinq.From(orders), Order.Amount))
+//	total, err := plinq.Sum(plinq.Select(plinq.From(orders), func(o Order) float64 { return o.Amount }))
 //
 // # Methods and functions
 //

@@ -6,8 +6,9 @@ package plinq
 // collected and grouped by key (a hash join), then outer runs fused with
 // the probe: only inner is materialized, and Join takes O(len(outer) +
 // len(inner) + results) time. outerKey, innerKey and result are called
-// concurrently from several goroutines, each key function once per
-// element of its query, result once per pair. The result has both
+// concurrently from several goroutines: innerKey once per element of
+// inner; outerKey at most once per element of outer and result at most once
+// per pair, for those the terminal operation evaluates. The result has both
 // queries' settings, merged as Concat merges them. Join panics if a
 // function is nil.
 func Join[O, I any, K comparable, R any](outer Query[O], inner Query[I], outerKey func(O) K, innerKey func(I) K, result func(O, I) R) Query[R] {

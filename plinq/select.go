@@ -1,11 +1,11 @@
 package plinq
 
 // Select returns the query of f(x) for every element x of q, in query order.
-// f is called concurrently from several goroutines, once per element of q,
-// as the query runs. A Select of an indexed query (a slice, a Range, a Zip,
-// and Select, Take or Skip of those) stays indexed, so ToSlice writes its
-// results straight into place and Count does not call f. Select panics if f
-// is nil.
+// f is called concurrently from several goroutines, at most once per
+// element, for the elements the terminal operation evaluates. A Select of an
+// indexed query (a slice, a Range, a Zip, and Select, Take or Skip of those)
+// stays indexed, so ToSlice writes its results straight into place, Count
+// does not call f and First calls it once. Select panics if f is nil.
 func Select[T, U any](q Query[T], f func(T) U) Query[U] {
 	mustFunc("Select", "f", f == nil)
 	return derive(q, func(x *exec) flow[U] {
@@ -25,9 +25,9 @@ func Select[T, U any](q Query[T], f func(T) U) Query[U] {
 
 // SelectErr is Select with a function that can fail: the query of f(x)
 // for every element x of q, in query order, as long as f returns a nil
-// error. f is called concurrently from several goroutines, at most once per
-// element, for the elements the terminal operation evaluates (as Select's
-// f: Count of an indexed query calls it for none, First for one). Once a
+// error. f is called as Select's f is: concurrently from several
+// goroutines, at most once per element, for the elements the terminal
+// operation evaluates. Once a
 // call fails, no chunk after its element starts and the running ones stop
 // at their next batch, while those before it run to the end: the terminal
 // operation returns the error of the first failing element in query order,
@@ -65,7 +65,8 @@ func SelectErr[T, U any](q Query[T], f func(T) (U, error)) Query[U] {
 
 // SelectIndexed returns the query of f(i, x) for every element x of q, where
 // i is x's position in q (0 for q's first element), in query order. f is
-// called concurrently from several goroutines, once per element. If q is
+// called as Select's f is: concurrently from several goroutines, at most
+// once per element the terminal operation evaluates. If q is
 // indexed (see Select), the positions cost nothing; otherwise (after Where,
 // SelectMany, TakeWhile, ...) they are only known once q's results are
 // counted, so q is first collected into a slice. SelectIndexed panics if f

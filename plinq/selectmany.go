@@ -2,7 +2,8 @@ package plinq
 
 // SelectMany returns the query of the elements of f(x) for every element x
 // of q, in query order: f(q[0])..., then f(q[1])..., and so on. f is called
-// concurrently from several goroutines, once per element of q. The slices f
+// concurrently from several goroutines, at most once per element of q, for
+// the elements the terminal operation evaluates. The slices f
 // returns are only read, and plinq is done with each one before f is next
 // called on the same goroutine. SelectMany panics if f is nil.
 func SelectMany[T, U any](q Query[T], f func(T) []U) Query[U] {

@@ -104,7 +104,10 @@ func (q Query[T]) ForAllErr(f func(T) error) (err error) {
 // the loop body on the iterating goroutine, sequentially; breaking out of
 // the loop stops the query after the current window. A window's elements
 // are yielded once the whole window is computed, so a run that fails yields
-// the windows before the failing one and none of its elements. A panic in
+// the windows before the failing one and none of its elements, and a
+// context canceled inside the loop body still yields the rest of the
+// current window (of a query that is a slice and nothing more, the whole
+// slice) before the run stops. A panic in
 // the loop body is the caller's own and passes through unchanged. (The
 // quantifier that LINQ calls All is Every.)
 func (q Query[T]) Values() (iter.Seq[T], func() error) {

@@ -3,11 +3,12 @@ package plinq
 import "fmt"
 
 // Where returns the query of q's elements for which pred reports true, in
-// query order. pred is called concurrently from several goroutines, once per
-// element of q, as the query runs; it must be safe for that. Where runs fused
-// with the operators around it: no slice of its results is made unless the
-// terminal operation or a later operator needs one. Where panics if pred is
-// nil.
+// query order. pred is called concurrently from several goroutines, at most
+// once per element, for the elements the terminal operation evaluates (Count
+// evaluates all of them, First a prefix); it must be safe for that. Where
+// runs fused with the operators around it: no slice of its results is made
+// unless the terminal operation or a later operator needs one. Where panics
+// if pred is nil.
 func (q Query[T]) Where(pred func(T) bool) Query[T] {
 	mustFunc("Where", "pred", pred == nil)
 	return derive(q, func(x *exec) flow[T] { return whereFlow(q.flow(x), pred) })

@@ -2,7 +2,8 @@ package plinq
 
 // Zip returns the query of f(a[i], b[i]) for i from 0 up to the length of
 // the shorter of a and b, in order. f is called concurrently from several
-// goroutines, once per pair. If a and b are both indexed (see Select), Zip
+// goroutines, at most once per pair, for the pairs the terminal operation
+// evaluates. If a and b are both indexed (see Select), Zip
 // is indexed too and reads both in step, chunk by chunk; an input that is
 // not indexed is first collected into a slice. The result has both
 // queries' settings, merged as Concat merges them. Zip panics if f is nil.
