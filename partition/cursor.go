@@ -37,7 +37,7 @@ type cursorPartitioner struct {
 func (p cursorPartitioner) Name() string { return p.name }
 
 func (p cursorPartitioner) Start(lo, hi, workers int) Run {
-	checkStart(p.name, lo, hi, workers)
+	p.checkStart(lo, hi, workers)
 	r := newCursorRun()
 	r.p, r.lo, r.n, r.div = p, lo, size(lo, hi), 2*uint64(workers)
 	r.off.Store(0)

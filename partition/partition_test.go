@@ -266,9 +266,15 @@ func TestBadInputPanics(t *testing.T) {
 		{"Dynamic(0)", "partition: Dynamic(0): chunk must be at least 1", func() { partition.Dynamic(0) }},
 		{"Guided(-1)", "partition: Guided(-1): min must be at least 1", func() { partition.Guided(-1) }},
 		{"Static().Start(5, 3, 2)", "partition: Static().Start(5, 3, 2): hi < lo", func() { partition.Static().Start(5, 3, 2) }},
-		{"Auto().Start(0, 3, 0)", "workers must be at least 1", func() { partition.Auto().Start(0, 3, 0) }},
+		{"Auto().Start(0, 3, 0)", "partition: Auto().Start(0, 3, 0): workers must be at least 1", func() { partition.Auto().Start(0, 3, 0) }},
+		{"Stealing().Start(5, 3, 2)", "partition: Stealing().Start(5, 3, 2): hi < lo", func() { partition.Stealing().Start(5, 3, 2) }},
+		{"StealingWith(Grain: 8).Start(5, 3, 2)", "partition: StealingWith(StealingOptions{Grain: 8, Adaptive: false}).Start(5, 3, 2): hi < lo", func() {
+			partition.StealingWith(partition.StealingOptions{Grain: 8}).Start(5, 3, 2)
+		}},
+		{"Dynamic(4).Start(5, 3, 2)", "partition: Dynamic(4).Start(5, 3, 2): hi < lo", func() { partition.Dynamic(4).Start(5, 3, 2) }},
+		{"Guided(2).Start(0, 3, 0)", "partition: Guided(2).Start(0, 3, 0): workers must be at least 1", func() { partition.Guided(2).Start(0, 3, 0) }},
 		{"StealingWith(Grain: -2)", "Grain -2 is negative", func() { partition.StealingWith(partition.StealingOptions{Grain: -2}) }},
-		{"Stealing().WithGrain(0)", "WithGrain(0): grain must be at least 1", func() { partition.Stealing().(partition.Grained).WithGrain(0) }},
+		{"Stealing().WithGrain(0)", "partition: Stealing().WithGrain(0): grain must be at least 1", func() { partition.Stealing().(partition.Grained).WithGrain(0) }},
 	} {
 		func() {
 			defer func() {

@@ -20,11 +20,48 @@ func block(n uint64, w, workers int) (a, b uint64) {
 	return start(uint64(w)), start(uint64(w) + 1)
 }
 
-func checkStart(name string, lo, hi, workers int) {
+// checkStart panics if Start's arguments are bad, naming the partitioner
+// by call, the call that made it (as "Static()").
+func checkStart(call string, lo, hi, workers int) {
 	if hi < lo {
-		panic(fmt.Sprintf("partition: %s.Start(%d, %d, %d): hi < lo", name, lo, hi, workers))
+		panic(fmt.Sprintf("partition: %s.Start(%d, %d, %d): hi < lo", call, lo, hi, workers))
 	}
 	if workers < 1 {
-		panic(fmt.Sprintf("partition: %s.Start(%d, %d, %d): workers must be at least 1", name, lo, hi, workers))
+		panic(fmt.Sprintf("partition: %s.Start(%d, %d, %d): workers must be at least 1", call, lo, hi, workers))
 	}
+}
+
+// checkStart is checkStart for p, which names p only if the arguments
+// are bad: a good Start allocates nothing (TestRunsDoNotAllocate).
+func (p stealing) checkStart(lo, hi, workers int) {
+	if hi < lo || workers < 1 {
+		checkStart(p.call(), lo, hi, workers)
+	}
+}
+
+// checkStart is checkStart for p, as stealing's.
+func (p cursorPartitioner) checkStart(lo, hi, workers int) {
+	if hi < lo || workers < 1 {
+		checkStart(p.call(), lo, hi, workers)
+	}
+}
+
+// call returns the call that makes p, for messages: "Auto()", "Stealing()",
+// or StealingWith's with its options.
+func (p stealing) call() string {
+	switch {
+	case p.o.Grain == 0 && p.o.Adaptive:
+		return "Auto()"
+	case p.o.Grain == 0:
+		return "Stealing()"
+	}
+	return fmt.Sprintf("StealingWith(StealingOptions{Grain: %d, Adaptive: %t})", p.o.Grain, p.o.Adaptive)
+}
+
+// call returns the call that makes p, for messages: "Dynamic(4)".
+func (p cursorPartitioner) call() string {
+	if p.guided {
+		return fmt.Sprintf("Guided(%d)", p.min)
+	}
+	return fmt.Sprintf("Dynamic(%d)", p.min)
 }

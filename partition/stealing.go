@@ -109,14 +109,14 @@ func (p stealing) Adapts() bool { return p.o.Adaptive && p.o.Grain == 0 }
 
 func (p stealing) WithGrain(grain int) Partitioner {
 	if grain < 1 {
-		panic(fmt.Sprintf("partition: %s.WithGrain(%d): grain must be at least 1", p.Name(), grain))
+		panic(fmt.Sprintf("partition: %s.WithGrain(%d): grain must be at least 1", p.call(), grain))
 	}
 	p.o.Grain = grain
 	return p
 }
 
 func (p stealing) Start(lo, hi, workers int) Run {
-	checkStart(p.Name(), lo, hi, workers)
+	p.checkStart(lo, hi, workers)
 	n := size(lo, hi)
 	r := newStealRun(workers)
 	r.clock, r.adaptive = p.o.Clock, p.Adapts()
