@@ -7,9 +7,9 @@
 // exactly once, whatever the number of workers and however their calls
 // interleave. Next(w) may be called concurrently for different w, but calls
 // for one w must not overlap (one goroutine at a time drives a worker).
-// A single goroutine may also drive every worker of a run, in any order; runs
-// are deterministic then (victim choice comes from a seeded source), which
-// is how a simulator replays them.
+// A single goroutine may also drive every worker of a run, in any order; the
+// runs of every partitioner but Auto, whose batches follow the clock, are
+// deterministic then (victim choice comes from a seeded source).
 //
 // The strategies:
 //
@@ -29,20 +29,11 @@
 //   - Auto: the default. Stealing with batches that adapt to the measured
 //     cost of items (see Auto).
 //
-// Auto sizes each batch to take a fixed time at the cost per item its worker
-// measured last, and pfor runs a batch in pieces, between which the worker
-// hands the rest back to idle workers and to thieves that took from its
-// range. Why that holds when a measurement is wrong:
-//   - At scale: a piece is sized in time, so its call stays a small part of
-//     it, but holds at most a small part of its worker's share of the items.
-//     A batch sized from cheap items that reaches dear ones hides only the
-//     piece in progress: idle workers keep looking while any worker holds
-//     more than the piece in progress, try only the workers listed as
-//     holding items, and the holder gives the rest back when its piece ends.
-//   - Under preemption: a worker descheduled mid-batch measures its items as
-//     dear; that shrinks its next batch 4x at most, the next measurement
-//     restores it, and what it held while away is given back to the others
-//     as soon as it runs again.
+// Which to choose: Auto, which starts each worker on its static block as
+// Static does and balances uneven or unknown costs by stealing, unless
+// every item costs the same and each worker must get exactly its one
+// contiguous block, with no coordination between workers: then Static.
+// Dynamic and Guided are OpenMP's schedules of those names.
 package partition
 
 // A Partitioner decides how the indices of a parallel loop are divided among
@@ -52,14 +43,20 @@ type Partitioner interface {
 	// "stealing", "auto".
 	Name() string
 	// Start begins one run over [lo, hi) for workers 0..workers-1. It panics
-	// if hi < lo or workers < 1.
+	// if hi < lo or workers < 1. A Partitioner holds no state of its own:
+	// Start may be called concurrently, and any number of runs of one
+	// Partitioner may be in progress at once.
 	Start(lo, hi, workers int) Run
 }
 
 // A Run is one partitioning of an index range among workers.
 type Run interface {
 	// Next returns worker w's next contiguous range [lo, hi), never empty.
-	// ok == false: w gets no more work in this run.
+	// ok == false: w may stop; the other workers, each calling Next until
+	// it reports ok == false too, get every index left. Next may be called
+	// again after that: Static's, Dynamic's and Guided's runs keep
+	// reporting ok == false, but a stealing run's may return a range it can
+	// steal by then.
 	Next(w int) (lo, hi int, ok bool)
 }
 

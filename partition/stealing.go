@@ -27,32 +27,62 @@ import (
 // that their cost is measured before the larger batches, which pfor runs in
 // pieces sized from it; and its batches are at least 1/(128*workers) of the
 // call's items, so that many workers on a call of cheap items do not take a
-// few items at a time. The random choice comes from a source seeded with 0;
-// use StealingWith for a fixed grain.
+// few items at a time.
+//
+// Victims are chosen by a pseudo-random source seeded with 0, so a run that
+// one goroutine drives, calling Next in the same order, is the same every
+// time. StealingWith sets a fixed
+// grain instead of these batches.
 func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
 
 // Auto returns the default partitioner: Stealing with batches sized from
-// the measured cost of items. A worker's first batch is clamp(block/32, 1,
-// 32) items, processed in pieces of 1/min(workers, 16) of it (rounded
-// down, one item at least); after each batch it sizes
-// the next to take about 10 µs at the cost per item it measured, but never
-// more than 8 times the previous batch and never less than a quarter of it,
-// and processes it in pieces of about 2 µs, or of 1/128 of its share of the
-// items if that is fewer; after a give-back or a steal it starts again from
-// one item. Workers that find nothing to steal keep polling while any
-// worker holds more of its range than the piece in progress, and a worker
-// that has held its range for over 1 µs while others wait or steal from its
-// range gives the rest back to them, if the rest would take over 1 µs at the
-// rate its range has run at, where the run's driver processes ranges in
-// pieces (pfor does).
+// the measured cost of items. Each worker starts on its static block, as
+// with Static, and takes it in batches that grow while its items are cheap
+// and shrink when they turn dear; a worker that runs dry steals from the
+// others. Where the run's driver processes each range in pieces (pfor
+// does), a worker that holds a range while others wait for work gives the
+// rest of it back to them. Every index is handed out exactly once; which
+// worker gets which depends on the timing. Its workers read the monotonic
+// clock to measure their batches. Use Auto when the cost of items varies
+// or is not known; see the package doc for when Static fits better.
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 
-// StealingOptions configure StealingWith.
+// Auto's tuning. A worker's first batch is clamp(block/32, 1, 32) items,
+// processed in pieces of 1/min(workers, 16) of it (rounded down, one item
+// at least); after each batch it sizes the next to take about targetBatch
+// at the cost per item it measured, but never more than maxGrowth times
+// the previous batch and never less than a quarter of it, and processes it
+// in pieces of about maxPieceTime, or of 1/pieceShare of its share of the
+// items if that is fewer; after a give-back or a steal it starts again
+// from one item. Workers that find nothing to steal keep polling while any
+// worker holds more of its range than the piece in progress, and a worker
+// that has held its range for over minHold while others wait or steal from
+// its range gives the rest back to them, if the rest would take over
+// minHold at the rate its range has run at, where the run's driver
+// processes ranges in pieces.
+//
+// Why that holds when a measurement is wrong:
+//   - At scale: a piece is sized in time, so its call stays a small part of
+//     it, but holds at most a small part of its worker's share of the items.
+//     A batch sized from cheap items that reaches dear ones hides only the
+//     piece in progress: idle workers keep looking while any worker holds
+//     more than the piece in progress, try only the workers listed as
+//     holding items, and the holder gives the rest back when its piece ends.
+//   - Under preemption: a worker descheduled mid-batch measures its items as
+//     dear; that shrinks its next batch 4x at most, the next measurement
+//     restores it, and what it held while away is given back to the others
+//     as soon as it runs again.
+
+// StealingOptions configure StealingWith. The zero value makes Stealing's
+// partitioner, and {Adaptive: true} Auto's.
 type StealingOptions struct {
-	// Grain is the number of items a worker takes at a time. Zero chooses it:
+	// Grain, if positive, is the number of items a worker takes at a time:
+	// every range a run's Next returns has at most Grain items, and the
+	// batches neither adapt nor scale with the call. Zero chooses them:
 	// adaptively if Adaptive is set, else as Stealing documents.
 	Grain int
-	// Adaptive sizes batches from their measured duration (see Auto).
+	// Adaptive sizes batches from their measured duration, as Auto does;
+	// it has no effect with a positive Grain.
 	Adaptive bool
 }
 
