@@ -24,12 +24,14 @@
 //
 // # Who may call what
 //
-// TryTakeOne, TryTake, Reset, GiveBack and Remaining are executed only by
-// the owner, one goroutine at a time; ownership may pass to another goroutine
-// when the hand-over synchronizes (a channel send, a WaitGroup). TrySteal and
-// Stealable may be executed by any goroutine, concurrently with everything. New may be called
-// from any goroutine; bad arguments panic with a message naming the package
-// and the values.
+// TryTakeOne, TryTake, Reset, StealFrom, Reuse, GiveBack and Remaining are
+// executed only by the owner, one goroutine at a time; ownership may pass to
+// another goroutine when the hand-over synchronizes (a channel send, a
+// WaitGroup). TrySteal and Stealable may be executed by any goroutine,
+// concurrently with everything; so may r.StealFrom(v) as far as v is
+// concerned: to v it is a thief. Reuse is for Ranges no longer in use (see
+// Range.Reuse). New may be called from any goroutine; bad arguments panic
+// with a message naming the package and the values.
 //
 // # Where the proofs are
 //

@@ -22,7 +22,9 @@ import (
 //
 // # State
 //
-// Two words are shared, both in position space (see toPos):
+// Two words are shared, both in position space: an index i is the uint64
+// position uint64(int64(i)) ^ 1<<63, which keeps the order of ints, so that
+// the whole int domain works without overflow:
 //
 //	low   atomic.Uint64         next position the owner will reserve; written only by the owner
 //	steal atomic.Pointer[span]  the steal range [mid, end); replaced only by CAS of a fresh span
@@ -115,10 +117,10 @@ import (
 // at most three quarters or hands it out, so a range of n items sees
 // O(log n) of them over its life. TrySteal allocates the span it installs;
 // every other install, StealFrom's included, takes the next unused span of
-// the installing owner's Range (see newSpan), which allocates blocks of 2,
-// 4, 8, then 16 spans. A span is used once per epoch, the time from New or
-// Reuse to the next Reuse of the Range that handed it out: that is what
-// keeps addresses unique (see span). A span whose CAS failed was never
+// the installing owner's Range, which allocates blocks of 2, 4, 8, then 16
+// spans. A span is used once per epoch, the time from New or Reuse to the
+// next Reuse of the Range that handed it out: that is what keeps addresses
+// unique. A span whose CAS failed was never
 // published and is handed out again. Reuse starts a new epoch at the first
 // block, so that a Range reused for run after run stops allocating once its
 // blocks hold what one run installs.
@@ -213,8 +215,8 @@ func New(lo, hi int) *Range {
 // TryTakeOne takes the next index of the range. It is executed only by the
 // owner. ok == false means the range is exhausted: every index has been taken
 // by the owner or stolen, and the owner should go stealing. Far from the
-// steal range it reserves up to 8 indices at a time (see maxAhead), so most
-// calls use no atomic operation; the reserved indices can no longer be stolen.
+// steal range it reserves up to 8 indices at a time, so most calls use no
+// atomic operation; the reserved indices can no longer be stolen.
 func (r *Range) TryTakeOne() (i int, ok bool) {
 	if r.next < r.ahead {
 		i := r.next
@@ -315,8 +317,8 @@ func (r *Range) TrySteal() (lo, hi int, ok bool) { return r.steal1(nil) }
 // one, makes r's owner own it as r.Reset(lo, hi) does. It is executed only
 // by r's owner, after a take from r reported it exhausted (indices still in
 // r are dropped), concurrently with everything done to v. The span it
-// installs in v comes from r's blocks (see newSpan), so that a Reuse of r
-// reuses it: the price is Reuse's condition on the Ranges r stole from.
+// installs in v comes from r's blocks, so that a Reuse of r reuses it: the
+// price is Reuse's condition on the Ranges r stole from.
 // StealFrom panics if v is r or nil.
 func (r *Range) StealFrom(v *Range) (lo, hi int, ok bool) {
 	if v == nil {
