@@ -26,28 +26,31 @@ func CountBy[T any, K comparable](q Query[T], key func(T) K) Query[KeyValue[K, i
 
 // countKeys is the key index of f's elements (keyindex.go) without the
 // elements' local numbers or first positions: the keys in first-appearance
-// order and their counts. Each worker counts the keys of a block of
-// groupBlock indices at a time, in first-appearance order, in a denseCount
-// while the keys are integers of small range and with a map after that,
-// and the blocks' keys are merged as GroupBy's are (mergeKeys). A slice,
-// or a Where over one, runs as one loop that calls the predicate and the
-// key per element. A block's keys are cut into parts, merged as blocks of
-// their own: the keys it counted in the denseCount before turning it off
-// (at most denseSpan), and then parts of at most groupBlock keys, as the
-// merge numbers local keys in 16 bits and a flow may yield any number of
-// elements per index (after SelectMany). A key in several parts of a block
-// gets one group, placed by the first part that has it, which keeps the
-// order. The index's first positions are not kept (all 0): only the keys
-// and counts are used.
+// order and their counts. The index space is cut into blocks of at most
+// groupBlock indices, and at most maxSegments of them (segmentLen), which
+// the workers take one at a time. A worker counts each run of consecutive
+// blocks it takes as one, in first-appearance order: in a denseCount while
+// the keys are integers of small range and with a map after that. The
+// runs' keys are merged in the order of their first blocks, as GroupBy's
+// blocks are (mergeKeys): fine blocks balance the workers, and runs keep
+// the keys to merge few. A slice, or a Where over one, runs as one loop
+// that calls the predicate and the key per element. A run's keys are cut
+// into parts, merged as blocks of their own: the keys it counted in the
+// denseCount before turning it off (at most denseSpan), and then parts of
+// at most groupBlock keys, as the merge numbers local keys in 16 bits and
+// a flow may yield any number of elements per index (after SelectMany). A
+// key in several parts of a run gets one group, placed by the first part
+// that has it, which keeps the order. The index's first positions are not
+// kept (all 0): only the keys and counts are used.
 func countKeys[T any, K comparable](x *exec, f flow[T], key func(T) K) *keyIndex[K] {
-	bl := groupBlock
+	bl := min(groupBlock, segmentLen(f.n))
 	nb := (f.n + bl - 1) / bl
-	parts := make([][]countedPart[K], nb) // parts[b]: block b's, in order
+	parts := make([][]countedPart[K], nb) // parts[b]: those of the run that starts at block b, in order
 	sh, isInt := shapeOf[K]()
 	elems, pred, fused := f.sliceElems()
 	blocks(x, nb,
 		func(w *worker) *keyCounter[T, K] {
-			c := &keyCounter[T, K]{key: key, sh: sh, d: denseCount{on: isInt}}
+			c := &keyCounter[T, K]{key: key, sh: sh, d: denseCount{on: isInt}, next: -1}
 			c.m = make(map[K]int)
 			if fused {
 				c.pred = pred
@@ -69,18 +72,21 @@ func countKeys[T any, K comparable](x *exec, f flow[T], key func(T) K) *keyIndex
 		},
 		func(c *keyCounter[T, K], b0, b1 int) bool {
 			for b := b0; b < b1; b++ {
-				lo, at := b*bl, len(c.parts)
-				c.start()
+				if b != c.next { // b does not continue the worker's run: it starts one
+					c.endRun(parts)
+					c.from, c.at = b, len(c.parts)
+					c.start()
+				}
 				// A block whose run stops early does not stop the loop:
 				// the blocks before it must run to the end (see number in
 				// groupFlow).
+				lo := b * bl
 				c.run(lo, min(lo+bl, f.n))
-				c.flush()
-				c.finish()
-				parts[b] = c.parts[at:]
+				c.next = b + 1
 			}
 			return true
-		}, nil)
+		},
+		func(c *keyCounter[T, K]) { c.endRun(parts) })
 	ix := &keyIndex[K]{}
 	var blockKeys [][]K
 	for _, ps := range parts {
@@ -93,15 +99,15 @@ func countKeys[T any, K comparable](x *exec, f flow[T], key func(T) K) *keyIndex
 	return ix
 }
 
-// A countedPart is a block's counted keys, or a part of them.
+// A countedPart is a run's counted keys, or a part of them.
 type countedPart[K comparable] struct {
 	bi   blockIndex
 	keys []K
 }
 
-// A keyCounter is a worker's tables for counting the keys of a block: the
-// denseCount while it is on, and a blockNumbering's map (its denseIndex
-// off) from then on.
+// A keyCounter is a worker's tables for counting the keys of a run of
+// blocks: the denseCount while it is on, and a blockNumbering's map (its
+// denseIndex off) from then on.
 type keyCounter[T any, K comparable] struct {
 	blockNumbering[T, K]
 	d    denseCount
@@ -118,6 +124,9 @@ type keyCounter[T any, K comparable] struct {
 	outKeys   []K
 	outCounts []int
 	zeros     []int
+	// The run of blocks being counted: its first block, where its parts
+	// start in parts, and the block after its last (-1: no run).
+	from, at, next int
 }
 
 // count counts the keys of the elements of b that pred keeps, selected
@@ -133,7 +142,7 @@ func (c *keyCounter[T, K]) count(b []T) {
 			n := c.d.n
 			v := n[off] + 1
 			n[off] = v
-			if v == 1 { // the block's first element with this key
+			if v == 1 { // the run's first element with this key
 				c.d.touched = append(c.d.touched, u)
 			}
 			continue
@@ -161,7 +170,18 @@ func (c *keyCounter[T, K]) slow(k K, u uint64) {
 	c.bi.count[c.blockNumbering.slow(k, u, 0)]++
 }
 
-// flush ends the denseCount's part of the block, if it counted a key,
+// endRun ends the worker's run of blocks, if any, and sets parts[c.from]
+// to its parts.
+func (c *keyCounter[T, K]) endRun(parts [][]countedPart[K]) {
+	if c.next < 0 {
+		return
+	}
+	c.flush()
+	c.finish()
+	parts[c.from], c.next = c.parts[c.at:], -1
+}
+
+// flush ends the denseCount's part of the run, if it counted a key,
 // clearing its counts for the next.
 func (c *keyCounter[T, K]) flush() {
 	d, at := &c.d, len(c.outKeys)
@@ -174,7 +194,7 @@ func (c *keyCounter[T, K]) flush() {
 	c.addPart(at)
 }
 
-// start starts a map part of the block, in the worker's buffers.
+// start starts a map part of the run, in the worker's buffers.
 func (c *keyCounter[T, K]) start() {
 	c.buf.first, c.buf.count = c.buf.first[:0], c.buf.count[:0]
 	c.begin(&c.buf)
@@ -191,7 +211,7 @@ func (c *keyCounter[T, K]) finish() {
 }
 
 // addPart adds the keys and counts from at on, if any, as a part of the
-// block. The parts, their keys and their counts are slices of the
+// run. The parts, their keys and their counts are slices of the
 // worker's, which later parts append to past them: a worker allocates
 // O(log n) times, not once per part.
 func (c *keyCounter[T, K]) addPart(at int) {

@@ -1,11 +1,11 @@
 package plinq
 
-// A denseCount is one worker's counts of the keys of the block it counts,
-// for integer keys of small range: n[i] counts the block's elements whose
-// key has the bits base+i, and touched holds the bits of the block's keys
-// in the order the block met them (each when its count left 0). It is the
+// A denseCount is one worker's counts of the keys of the run of blocks it
+// counts, for integer keys of small range: n[i] counts the run's elements
+// whose key has the bits base+i, and touched holds the bits of the run's
+// keys in the order the run met them (each when its count left 0). It is the
 // array a hand-written loop counts into, placed at the keys' range and
-// widened as a denseIndex is (see window) while the block's keys span at
+// widened as a denseIndex is (see window) while the run's keys span at
 // most denseSpan slots; a key it cannot take ends it, and its owner counts
 // with a map from then on. Only the goroutine running the worker touches
 // it.
@@ -17,13 +17,13 @@ type denseCount struct {
 }
 
 // take makes room for the key whose bits are u, outside the slots, and
-// reports whether it could; if not, the caller must flush the block's
+// reports whether it could; if not, the caller must flush the run's
 // counts and turn d off.
 func (d *denseCount) take(u uint64) bool {
 	if !d.on {
 		return false
 	}
-	if len(d.touched) == 0 { // the block's first key: the window may move freely
+	if len(d.touched) == 0 { // the run's first key: the window may move freely
 		if len(d.n) == 0 {
 			d.n = make([]int, min(16, denseSpan))
 		}
