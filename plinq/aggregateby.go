@@ -334,16 +334,17 @@ type folder[T any, K comparable, A any] struct {
 func (c *folder[T, K, A]) run(b []T) {
 	var sel []int32
 	c.sel, sel = selectOffsets(c.sel, b, c.pred)
+	d := &c.d
 	for _, i := range sel {
 		v := elemAt(b, i)
 		k := c.key(*v)
-		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (the window and keyTable's dense index are off)
-		d := &c.d
-		if off := u - d.base; off < uint64(len(d.slots)) && d.slots[off].stamp == c.st {
-			a := &d.slots[off].acc
-			*a = c.fold(*a, *v)
-			continue
+		off := bitsOfKey(k, c.sh) - d.base // unused unless K is an integer kind (the window and keyTable's dense index are off)
+		if off < uint64(len(d.slots)) {
+			if s := &d.slots[off]; s.stamp == c.st {
+				s.acc = c.fold(s.acc, *v)
+				continue
+			}
 		}
-		c.slow(k, u, *v)
+		c.slow(k, off+d.base, *v)
 	}
 }
