@@ -217,20 +217,25 @@ func (t *keyTable[K, A]) add(k K) int {
 	return i
 }
 
-// keyParts are the values one worker folded for one key: values[j] is the
-// fold of the key's elements in part blocks[j]. The part being folded is
-// kept apart, in block and value, until keep. first is the least block the
-// worker folded elements of the key in, rank the number of keys whose
-// values that block started before the key's, and key the key of the
-// key's first element in that block: keys equal by == may differ (-0.0 and
-// +0.0), and the pair shows the first element's.
+// keyParts are the values one worker folded for one key: values[j].value
+// is the fold of the key's elements in part values[j].block. The part
+// being folded is kept apart, in block and value, until keep. first is the
+// least block the worker folded elements of the key in, rank the number of
+// keys whose values that block started before the key's, and key the key
+// of the key's first element in that block: keys equal by == may differ
+// (-0.0 and +0.0), and the pair shows the first element's.
 type keyParts[K comparable, A any] struct {
 	key         K
 	block       int // the block value folds, -1 before the first
 	value       A
 	first, rank int // first is -1 before the first block
-	blocks      []int
-	values      []A
+	values      []blockValue[A]
+}
+
+// A blockValue is a key's value folded in one block.
+type blockValue[A any] struct {
+	block int
+	value A
 }
 
 // start starts the key's value v of block b, whose first element of the
@@ -244,11 +249,10 @@ func (p *keyParts[K, A]) start(k K, b, rank int, v A) {
 	}
 }
 
-// keep appends the block being folded, if any, to blocks and values.
+// keep appends the block being folded, if any, to values.
 func (p *keyParts[K, A]) keep() {
 	if p.block >= 0 {
-		p.blocks = append(p.blocks, p.block)
-		p.values = append(p.values, p.value)
+		p.values = append(p.values, blockValue[A]{p.block, p.value})
 		p.block = -1
 	}
 }
@@ -263,14 +267,10 @@ func (p *keyParts[K, A]) keep() {
 // slice) panics in the lookup, on the caller's goroutine, and reaches the
 // caller as a *pfor.PanicError, as combine's panics do.
 func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyParts[K, A], combine func(A, A) A) []KeyValue[K, A] {
-	type blockValue struct {
-		block int
-		value A
-	}
 	type keyValues struct {
 		key         K
 		first, rank int
-		bv          []blockValue
+		bv          []blockValue[A]
 	}
 	var all []keyValues
 	var out []KeyValue[K, A]
@@ -281,16 +281,14 @@ func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyP
 				j, ok := at[p.key]
 				if !ok {
 					j = len(all)
-					all = append(all, keyValues{key: p.key, first: p.first, rank: p.rank})
+					all = append(all, keyValues{key: p.key, first: p.first, rank: p.rank, bv: p.values[:0]})
 					at[p.key] = j
 				}
 				kv := &all[j]
 				if p.first < kv.first {
 					kv.key, kv.first, kv.rank = p.key, p.first, p.rank
 				}
-				for i, b := range p.blocks {
-					kv.bv = append(kv.bv, blockValue{b, p.values[i]})
-				}
+				kv.bv = append(kv.bv, p.values...) // the first worker's are taken as they are
 			}
 		}
 		slices.SortFunc(all, func(a, b keyValues) int {
@@ -302,7 +300,7 @@ func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyP
 		out = make([]KeyValue[K, A], len(all))
 		for i := range all {
 			bv := all[i].bv
-			slices.SortFunc(bv, func(a, b blockValue) int { return a.block - b.block })
+			slices.SortFunc(bv, func(a, b blockValue[A]) int { return a.block - b.block })
 			acc := bv[0].value
 			for _, v := range bv[1:] {
 				acc = combine(acc, v.value)

@@ -31,8 +31,8 @@ func TestCombineByKeyKeepsFirstBlocksKey(t *testing.T) {
 	negZero := math.Copysign(0, -1)
 	type state struct{ parts []keyParts[float64, int] }
 	states := []state{
-		{[]keyParts[float64, int]{{key: 0, block: -1, first: 3, blocks: []int{3}, values: []int{1}}}},
-		{[]keyParts[float64, int]{{key: negZero, block: -1, first: 0, blocks: []int{0}, values: []int{1}}}},
+		{[]keyParts[float64, int]{{key: 0, block: -1, first: 3, values: []blockValue[int]{{3, 1}}}}},
+		{[]keyParts[float64, int]{{key: negZero, block: -1, first: 0, values: []blockValue[int]{{0, 1}}}}},
 	}
 	out := combineByKey(states, func(s state) []keyParts[float64, int] { return s.parts }, func(a, b int) int { return a + b })
 	if len(out) != 1 || !math.Signbit(out[0].Key) || out[0].Value != 2 {
