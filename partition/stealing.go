@@ -480,10 +480,7 @@ func nextBatch(batch, done int, elapsed int64) int {
 // pieceSize returns the piece of a range of n items that cost perItem ns
 // each: as many items as take maxPieceTime, but no more than maxPiece, and
 // at least as many as take minPiece; if the cost is not known yet,
-// n/min(workers, 16). Where the floor, minPiece, sizes the pieces, the
-// range is cut into as many pieces as it holds of the floor's items, at
-// most, evened out: pieces of exactly the floor would leave a shorter last
-// piece, below the floor, whose call costs as much as any other's.
+// n/min(workers, 16).
 //
 // Pieces trade the cost of a piece (a call of the body and a check, tens of
 // nanoseconds in loops of short items) against how long an idle worker may
@@ -514,12 +511,8 @@ func pieceSize(n int, perItem, minPiece float64, maxPiece uint64, workers int) i
 	if float64(n)*perItem <= minPiece {
 		return n
 	}
-	least := int(minPiece/perItem) + 1
-	if most := int(min(maxPieceTime/perItem+1, float64(maxPiece))); most >= least {
-		return min(most, n)
-	}
-	pieces := max(n/least, 1) // the floor binds (see above)
-	return (n + pieces - 1) / pieces
+	piece := max(min(maxPieceTime/perItem+1, float64(maxPiece)), minPiece/perItem+1)
+	return int(min(piece, float64(n)))
 }
 
 // steal makes w own a chunk stolen from another worker, and measures w's
