@@ -27,8 +27,10 @@ func CountBy[T any, K comparable](q Query[T], key func(T) K) Query[KeyValue[K, i
 // countKeys is the key index of f's elements (keyindex.go) without the
 // elements' local numbers or first positions: the keys in first-appearance
 // order and their counts. The index space is cut into blocks of at most
-// groupBlock indices, and at most maxSegments of them (segmentLen), which
-// the workers take one at a time. A worker counts each run of consecutive
+// groupBlock indices, and into no more than maxSegments of them where
+// that leaves them at most groupBlock long (segmentLen; above
+// maxSegments*groupBlock indices there are more blocks, of groupBlock
+// each), which the workers take one at a time. A worker counts each run of consecutive
 // blocks it takes as one, in first-appearance order: in a denseCount while
 // the keys are integers of small range and with a map after that. The
 // runs' keys are merged in the order of their first blocks, as GroupBy's
