@@ -233,7 +233,8 @@ func (p *Pool) Live() int { return int(p.live.Load()) }
 // worker runs, in one plain load that synchronizes with nothing (see
 // Idle.Peek): Busy reports whether some pool worker ran and no worker or
 // guest searched for work or slept (a task forked then would find no
-// thief), and Vacant whether no pool worker ran, and nobody searched or
+// thief; a worker that yields its thread while it searches does not count
+// as searching meanwhile, see Idle.Yield), and Vacant whether no pool worker ran, and nobody searched or
 // slept either. It is a hint, recent but possibly stale, for callers that
 // choose between two ways of doing a thing that are both correct (pfor's
 // Do and Join: run inline or fork).
