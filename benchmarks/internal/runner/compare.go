@@ -117,7 +117,7 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 			ws = []int{slices.Max(ws)}
 		}
 		for _, k := range ws {
-			r := &Result{Workload: w.Name, Impl: im.Name, Group: string(im.Group), Workers: k, N: n, Calls: calls}
+			r := &Result{Workload: w.Name, Impl: im.Name, Group: string(im.Group), Workers: k, N: n, Calls: calls, Cores: -1}
 			c := &cell{res: r, im: im}
 			if im.MaxN > 0 && n > im.MaxN {
 				r.Skipped = fmt.Sprintf("n = %d > %d", n, im.MaxN)

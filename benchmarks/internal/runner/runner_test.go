@@ -115,8 +115,8 @@ func TestCompareSkipsGoroutinesForLargeN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 2 || rs[1].Skipped == "" || rs[1].MedianNs != 0 {
-		t.Errorf("results %+v; want goroutines skipped", rs)
+	if len(rs) != 2 || rs[1].Skipped == "" || rs[1].MedianNs != 0 || rs[1].Cores != -1 {
+		t.Errorf("results %+v; want goroutines skipped, with cores -1 (unknown)", rs)
 	}
 }
 
