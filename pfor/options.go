@@ -54,7 +54,8 @@ func WithGrain(n int) Option {
 }
 
 // WithStats makes the call fill *s with per-worker statistics when it
-// returns. Measuring costs two clock reads per chunk.
+// returns. Measuring costs two clock reads per chunk. It panics if s is
+// nil.
 func WithStats(s *Stats) Option {
 	if s == nil {
 		panic("pfor: WithStats(nil)")
