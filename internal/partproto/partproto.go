@@ -17,6 +17,8 @@ type Counts struct {
 
 // A StealingRun is a partition.Run whose workers steal from each other.
 type StealingRun interface {
+	// Next is partition.Run's Next: worker w's next range, never empty,
+	// or ok == false when w finds none.
 	Next(w int) (lo, hi int, ok bool)
 	// Counts reports worker w's steals so far.
 	Counts(w int) Counts
