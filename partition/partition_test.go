@@ -257,6 +257,46 @@ func TestAutoAdaptsBatches(t *testing.T) {
 	}
 }
 
+// TestAutoTakesAShortRestAtOnce: a worker whose first batch measures the
+// rest of its block at a target batch's time or less takes the rest in its
+// next batch, however much more than 8x the first that is: on 2 workers'
+// blocks of 500 items at 10 ns, 15 items, then 485. At 100 ns an item the
+// rest would take longer, and the batches are the target's 100 items until
+// the rest is fewer.
+func TestAutoTakesAShortRestAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		nsPerItem int64
+		want      []int
+	}{{10, []int{15, 485}}, {100, []int{15, 100, 100, 100, 100, 85}}} {
+		var now int64
+		run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1000, 2)
+		var got []int
+		for {
+			a, b, ok := run.Next(0)
+			if !ok {
+				break
+			}
+			got = append(got, b-a)
+			now += int64(b-a) * tc.nsPerItem
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("worker 0's batches at %d ns per item: %v; want %v", tc.nsPerItem, got, tc.want)
+		}
+	}
+	// A clock that does not move (items far cheaper than its tick) measures
+	// any rest as short: the batches still stop growing at 65,536 items.
+	run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return 0 }}).Start(0, 1<<20, 1)
+	for {
+		a, b, ok := run.Next(0)
+		if !ok {
+			break
+		}
+		if b-a > 1<<16 {
+			t.Fatalf("with a clock that does not move, a batch of %d items; want at most 65,536", b-a)
+		}
+	}
+}
+
 func TestBadInputPanics(t *testing.T) {
 	for _, tc := range []struct {
 		call string
