@@ -538,6 +538,9 @@ func pieceSize(n int, perItem, minPiece float64, maxPiece uint64, workers int) i
 // are found at the first try unless another thief got there first.
 func (r *stealRun) steal(w int, measured bool) bool {
 	me := &r.ws[w]
+	if !r.others(w) {
+		return false
+	}
 	n := len(r.ws)
 	start := int(me.next() % uint64(n))
 	tries := 0
@@ -575,6 +578,23 @@ func (r *stealRun) steal(w int, measured bool) bool {
 				return true
 			}
 			me.counts.FailedSteals++
+		}
+	}
+	return false
+}
+
+// others reports whether a worker other than w is listed: one load per 64
+// workers, where steal's search draws a victim and passes over every word.
+// Every worker's last Next of a loop, and each poll of an idle one, finds
+// nobody listed.
+func (r *stealRun) others(w int) bool {
+	for k := range r.listed {
+		word := r.listed[k].Load()
+		if k == w/64 {
+			word &^= uint64(1) << (w % 64)
+		}
+		if word != 0 {
+			return true
 		}
 	}
 	return false
