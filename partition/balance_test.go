@@ -183,7 +183,7 @@ func TestSimulatorCatchesImbalance(t *testing.T) {
 // items straddle two blocks' ends, within 2.5x.
 //
 // What bounds a holder of heavy items is its piece: a batch sized from
-// cheap items is cut into pieces of at most 1/128 of a worker's share, and
+// cheap items is cut into pieces of at most 1/96 of a worker's share, and
 // the one in progress when the heavy items show ends before the holder
 // gives the rest back. Idle workers
 // and thieves that took from the holder's range both make it give back, and

@@ -43,8 +43,8 @@ func TestStealingBatchesScaleWithTheCall(t *testing.T) {
 
 // TestStealingManyWorkersCheapCall: with 256 workers over 2^20 items a
 // worker's block is 4,096 items, of which 1/workers would be 16: batches
-// are at least 1/(128*workers) of the call's items instead, 32, and a
-// worker takes its block in 128 batches and one Next that finds nothing.
+// are at least 1/(96*workers) of the call's items instead, 42, and a
+// worker takes its block in 98 batches and one Next that finds nothing.
 func TestStealingManyWorkersCheapCall(t *testing.T) {
 	const n, workers = 1 << 20, 256
 	run := partition.Stealing().Start(0, n, workers)
@@ -56,8 +56,8 @@ func TestStealingManyWorkersCheapCall(t *testing.T) {
 				break
 			}
 		}
-		if nexts != 129 {
-			t.Fatalf("worker %d called Next %d times to take its block; want 129", w, nexts)
+		if nexts != 99 {
+			t.Fatalf("worker %d called Next %d times to take its block; want 99", w, nexts)
 		}
 	}
 }

@@ -74,7 +74,7 @@ func TestSplittingExactlyOnce(t *testing.T) {
 // TestPieceFollowsMeasuredCost: a worker's first range, whose cost is not
 // known yet, is cut into min(workers, 16) pieces; after that a range is cut
 // into pieces of about 2 µs at the measured cost, but of no more than
-// 1/128 of a worker's share of the items, and of no less than 4 µs /
+// 1/96 of a worker's share of the items, and of no less than 4 µs /
 // workers, never more than the range.
 func TestPieceFollowsMeasuredCost(t *testing.T) {
 	const n = 1 << 20
@@ -86,7 +86,7 @@ func TestPieceFollowsMeasuredCost(t *testing.T) {
 		{2, 10_000, func(int) int { return 1 }},               // one item is over 2 µs
 		{2, 10, func(r int) int { return min(2000/10+1, r) }}, // 2 µs at 10 ns per item
 		{32, 10, func(r int) int { return min(2000/10+1, r) }},
-		{256, 10, func(r int) int { return min(n/(128*256), r) }}, // 1/128 of a share of 4096 items
+		{256, 10, func(r int) int { return min(n/(96*256), r) }}, // 1/96 of a share of 4096 items
 	} {
 		var now int64
 		p := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }})

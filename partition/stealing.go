@@ -25,7 +25,7 @@ import (
 // items the call has, and the batches shrink where thieves are at work. Two
 // bounds apply to the block alone: its first batch is at most 32 items, so
 // that their cost is measured before the larger batches, which pfor runs in
-// pieces sized from it; and its batches are at least 1/(128*workers) of the
+// pieces sized from it; and its batches are at least 1/(96*workers) of the
 // call's items, so that many workers on a call of cheap items do not take a
 // few items at a time.
 //
@@ -114,7 +114,7 @@ func monotonic() int64 { return int64(time.Since(epoch)) }
 const (
 	pieceBudget   = 4_000            // ns: a piece should take at least pieceBudget/workers (see pieceSize)
 	maxPieceTime  = 2_000            // ns a piece should take at most, unless minPiece is more
-	pieceShare    = 128              // a piece holds at most 1/pieceShare of a worker's share of items
+	pieceShare    = 96               // a piece holds at most 1/pieceShare of a worker's share of items
 	maxPieces     = 16               // pieces of a worker's first range at most
 	targetBatch   = 10_000           // ns an adaptive batch should take
 	minHold       = maxPieceTime / 2 // ns a range is held before a give-back (see Hungry)
