@@ -2,7 +2,6 @@ package plinq
 
 import (
 	"slices"
-	"sync"
 	"unsafe"
 )
 
@@ -56,6 +55,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 	var place func(runs [][]T, next []runEnd, b int)
 	if elems, pred, ok := f.sliceElems(); ok && pred != nil {
 		bufs := make([]*selBuf, nb) // bufs[b]: block b's offsets and local numbers
+		words := copyWords[T]()
 		sh, _ := shapeOf[K]()
 		blocks(x, nb,
 			func(w *worker) *flowGrouper[T, K] {
@@ -91,7 +91,7 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 			for l, r := range runs {
 				next[l] = runEnd{unsafe.Pointer(unsafe.SliceData(r)), 0}
 			}
-			placeSelected(in, ss, ls, next)
+			placeAs(words, in, ss, ls, next)
 			selBufs.Put(buf)
 		}
 	} else {
@@ -141,37 +141,6 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 	return ix, out, start
 }
 
-// A selBuf is a block's offsets of the elements a Where over a slice
-// selected and their local numbers, pooled: the blocks of a run hold
-// them from the numbering to the placing, and the next run reuses them.
-type selBuf struct{ sel, local []uint16 }
-
-var selBufs = sync.Pool{New: func() any { return new(selBuf) }}
-
-// placeSelected copies the elements at offsets sel of in to the runs that
-// next starts, element i to local number local[i]'s; len(sel) == len(local).
-// Apart from groupFlow, so that its loop keeps its values in registers.
-// The block has as many elements of local number l as run l holds, so the
-// writes stay within the runs.
-//
-//go:noinline
-func placeSelected[T any](in []T, sel, local []uint16, next []runEnd) {
-	size := unsafe.Sizeof(*new(T))
-	sel = sel[:len(local)]
-	for i, l := range local {
-		e := &next[l]
-		*(*T)(unsafe.Add(e.p, e.n*size)) = *elemAt(in, int32(sel[i]))
-		e.n++
-	}
-}
-
-// A runEnd is where the next element of a run goes: n elements past p,
-// the run's first.
-type runEnd struct {
-	p unsafe.Pointer
-	n uintptr
-}
-
 // A flowGrouper is a worker's tables and buffers for groupFlow's blocks.
 type flowGrouper[T any, K comparable] struct {
 	blockNumbering[T, K]
@@ -180,78 +149,6 @@ type flowGrouper[T any, K comparable] struct {
 	local []uint16 // their local numbers
 	next  []int    // where sort puts the next element of each local number
 	run   func(lo, hi int) bool
-}
-
-// A selNumbering numbers the keys of a Where over a slice as groupFlow
-// selects its elements: per batch, one loop selects them (selectOffsets),
-// one calls key on those selected and one numbers the keys. Each loop that
-// calls a user function does nothing else: Go's calls save no register, so
-// every value a loop keeps across a call is stored and loaded again.
-type selNumbering[T any, K comparable] struct {
-	*flowGrouper[T, K]
-	pred func(T) bool
-	key  func(T) K
-	sh   intShape
-	offs []int32 // the offsets in a batch of the elements pred keeps
-	ks   []K     // their keys
-}
-
-// batch selects the elements of block[a:e] that pred keeps, appending their
-// offsets in the block to sel, and numbers their keys, appending their
-// local numbers to local.
-func (s *selNumbering[T, K]) batch(block []T, a, e int) {
-	b := block[a:e]
-	var sel []int32
-	s.offs, sel = selectOffsets(s.offs, b, s.pred)
-	if len(s.ks) < len(sel) {
-		s.ks = make([]K, max(len(sel), batchLen))
-	}
-	ks := s.ks[:len(sel)]
-	for j, i := range sel {
-		ks[j] = s.key(*elemAt(b, i))
-	}
-	g := s.flowGrouper
-	at := len(g.sel)
-	g.sel = slices.Grow(g.sel, len(ks))[:at+len(ks)]
-	g.local = slices.Grow(g.local, len(ks))[:at+len(ks)]
-	offs, local := g.sel[at:], g.local[at:]
-	offs, local, sel = offs[:len(ks)], local[:len(ks)], sel[:len(ks)]
-	for j, i := range sel {
-		offs[j] = uint16(a + int(i))
-	}
-	sh, d := s.sh, &g.dense
-	for j := 0; j < len(ks); j++ {
-		if j = numberHeld(ks, local, sh, d, g.bi.count, j); j == len(ks) {
-			break
-		}
-		l := g.slow(ks[j], bitsOfKey(ks[j], sh), at+j)
-		g.bi.count[l]++
-		local[j] = uint16(l)
-	}
-}
-
-// numberHeld numbers the keys ks[j:] that d holds, as batch does, in local
-// (len(local) >= len(ks)), counting them in count, and returns the
-// position of the first it does not hold, or len(ks). Apart from batch, so
-// that its loop, which calls nothing, keeps its values in registers.
-//
-//go:noinline
-func numberHeld[K comparable](ks []K, local []uint16, sh intShape, d *denseIndex, count []int, j int) int {
-	base, slots := d.base, d.slots
-	local = local[:len(ks)]
-	for ; j < len(ks); j++ {
-		off := bitsOfKey(ks[j], sh) - base // unused unless K is an integer kind (dense is off otherwise)
-		if off >= uint64(len(slots)) {
-			break
-		}
-		l := uint(slots[off])
-		if l >= uint(len(count)) { // -1: no number yet
-			break
-		}
-		count[l]++
-		local[j] = uint16(l)
-	}
-	return j
 }
 
 // sort returns the block's elements sorted by local number, stably, in a
