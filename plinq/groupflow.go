@@ -21,9 +21,14 @@ import (
 //
 // A Where over a slice keeps, per block, the offsets of the elements it
 // selected and their local numbers, in buffers that the next runs reuse
-// (selBuf), and the elements are read from the slice again to be placed:
-// the predicate and key are still called once per element, and no copy
-// of the elements is made but the result. Other
+// (selBuf, groupsel.go), and the elements are read from the slice again
+// to be placed: the predicate and key are still called once per element,
+// and no copy of the elements is made but the result. The second read
+// misses the cache for a slice larger than it, yet placing a window of
+// blocks while it is still in cache cannot work here: where a group's
+// elements go depends on the counts of the groups before it in all the
+// blocks, and placing them anywhere else first costs a copy of the
+// result, more memory traffic than the second read. Other
 // flows keep each block's elements sorted by local number, stably, and
 // their runs are copied to their places.
 //
