@@ -38,10 +38,9 @@ import (
 // 1, where the pool has no worker, a read of GOMAXPROCS) and one deferred
 // recover besides calling fns; where one is, entering and leaving the pool,
 // as Join, plus a fork per function, as Both's. Do itself allocates nothing
-// in steady state for fewer than 1024 functions, and a copy of fns for
-// more; a function literal that captures variables is allocated by the
-// caller. Inside a task, Both and Worker.Join cost less: they need no
-// entering.
+// in steady state for up to 1024 functions, and a copy of fns for more; a
+// function literal that captures variables is allocated by the caller.
+// Inside a task, Both and Worker.Join cost less: they need no entering.
 //
 //go:norace
 func Do(fns ...func()) {
@@ -94,7 +93,12 @@ func forkDo(fns []func()) {
 	}()
 	// Thieves read the functions from the guest, which outlives the call:
 	// keeping fns itself in a frame would make every caller's variadic
-	// slice escape to the heap.
+	// slice escape to the heap. make gives exactly the room asked for,
+	// where append would round it up to a size class: above maxDoFns for
+	// 1024 functions, so that reset would drop it after every call.
+	if cap(c.fns) < len(fns) {
+		c.fns = make([]func(), 0, len(fns))
+	}
 	c.fns = append(c.fns, fns...)
 	c.run(w, 0, len(fns))
 	if p := c.panic.Load(); p != nil {
@@ -160,7 +164,7 @@ func inlineUnstarted() bool {
 }
 
 // maxDoFns bounds the functions a guest keeps room for between Do calls:
-// a larger Do allocates its copy of fns.
+// a larger Do allocates its copy of fns. Do's doc names its value.
 const maxDoFns = 1024
 
 // doCall is the state of the Do call that holds a guest Worker, shared by
