@@ -12,7 +12,9 @@ import "context"
 //
 // A pointer or a slice makes a good state: body's changes to it are seen by
 // finish. finish may be nil. ChunksLocal panics if hi < lo, or init or body
-// is nil; panics in init, body or finish behave as panics in Range.
+// is nil; panics in init, body or finish behave as panics in Range. finish
+// is called even after a panic in init or body, and then the call re-raises
+// that panic, not a panic of finish's.
 func ChunksLocal[S any](lo, hi int, init func() S, body func(state S, lo, hi int), finish func(state S), opts ...Option) {
 	checkRange("ChunksLocal", lo, hi)
 	checkFunc("ChunksLocal", "init", init == nil)
@@ -35,18 +37,29 @@ func chunksLocal[S any](ctx context.Context, call string, lo, hi int, init func(
 	c := configure(call, opts)
 	states := make([]S, c.workers)
 	made := make([]bool, c.workers) // element s written only by slot s's driver
+	finishAll := func() {
+		for s := range states {
+			if made[s] {
+				finish(states[s])
+			}
+		}
+	}
 	err := func() error {
 		defer func() { // finish the states even if a body panicked
 			if finish == nil {
 				return
 			}
-			guard(call, func() {
-				for s := range states {
-					if made[s] {
-						finish(states[s])
-					}
-				}
-			})
+			if p := recover(); p != nil {
+				// The body's panic, the first, is the one the call re-raises:
+				// a panic in finish, which may come of the half-made states it
+				// left, must not hide its cause.
+				func() {
+					defer func() { _ = recover() }()
+					finishAll()
+				}()
+				panic(p)
+			}
+			guard(call, finishAll)
 		}()
 		return execute(ctx, lo, hi, c, func(slot, lo, hi int) error {
 			if !made[slot] {
