@@ -43,9 +43,10 @@ type sortOps[E any] struct {
 // Sort sorts x in ascending order, in parallel on the pool, as
 // slices.Sort does (NaNs first; Sort is not stable, which matters only for
 // floating-point elements that compare equal but differ, like -0 and +0).
-// Leaves of the merge sort use slices.Sort. It allocates at most one
-// scratch slice as long as x. Sort may be called from anywhere, tasks
-// included.
+// Leaves of the merge sort use slices.Sort. It allocates one scratch
+// slice as long as x (none for a short x, which it sorts on the calling
+// goroutine) and a few small objects, however long x is. Sort may be
+// called from anywhere, tasks included.
 //
 // Costs: O(n log n) comparisons and O(n) extra memory, with the work
 // divided among the pool's workers; BenchmarkSort here (1M elements) and
@@ -66,8 +67,8 @@ func Sort[S ~[]E, E cmp.Ordered](x S) {
 // concurrently from several goroutines. If cmp panics, SortStableFunc
 // re-raises the panic as a *PanicError once every worker has stopped, and
 // the contents of x are unspecified (a merge under way may have lost or
-// duplicated elements). It allocates at most one scratch slice as long as
-// x.
+// duplicated elements). It allocates as Sort does: one scratch slice as
+// long as x, and a few small objects.
 func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
 	checkFunc("SortStableFunc", "cmp", cmp == nil)
 	ops := &sortOps[E]{
