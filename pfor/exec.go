@@ -30,16 +30,11 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 			return err
 		}
 	}
-	n := uint64(hi) - uint64(lo)
-	if n == 0 {
+	slots := c.slots(lo, hi)
+	if slots == 0 {
 		fillStats(c, nil, nil)
 		return nil
 	}
-	slots := uint64(c.workers)
-	if c.grain > 0 {
-		slots = min(slots, (n-1)/uint64(c.grain)+1)
-	}
-	slots = min(slots, n)
 	if slots == 1 {
 		return inline(lo, hi, c, b)
 	}
@@ -71,6 +66,17 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	j.body = loopBody{}
 	jobs.put(j)
 	return err
+}
+
+// slots returns how many worker slots a call over [lo, hi) has: c.workers,
+// but at most one per item (per grain, with a grain), and none for an empty
+// range.
+func (c config) slots(lo, hi int) uint64 {
+	n := uint64(hi) - uint64(lo)
+	if c.grain > 0 && n > 0 {
+		n = (n-1)/uint64(c.grain) + 1
+	}
+	return min(uint64(c.workers), n)
 }
 
 // result fills in the caller's Stats, if it asked for them, and returns

@@ -35,8 +35,8 @@ func ChunksLocalErr[S any](ctx context.Context, lo, hi int, init func() S, body 
 
 func chunksLocal[S any](ctx context.Context, call string, lo, hi int, init func() S, body func(S, int, int) error, finish func(S), opts []Option) error {
 	c := configure(call, opts)
-	states := make([]S, c.workers)
-	made := make([]bool, c.workers) // element s written only by slot s's driver
+	states := make([]S, c.slots(lo, hi))
+	made := make([]bool, len(states)) // element s written only by slot s's driver
 	finishAll := func() {
 		for s := range states {
 			if made[s] {

@@ -2,6 +2,7 @@ package pfor_test
 
 import (
 	"context"
+	"runtime"
 	"sync/atomic"
 	"testing"
 
@@ -48,5 +49,30 @@ func TestChunksLocalBodyPanicBeatsFinish(t *testing.T) {
 		if made.Load() == 0 || finished.Load() != 1 {
 			t.Errorf("%s: body panicked: finish called %d times for %d states; want once, for the first state, where it panics and stops", tc.call, finished.Load(), made.Load())
 		}
+	}
+}
+
+// TestChunksLocalStateFollowsSlots: ChunksLocal keeps room for the states of
+// the worker slots a call has, at most one per item, not for every worker
+// WithWorkers asks for: 10 items with a million workers take a few
+// kilobytes, where room per worker took megabytes (and WithWorkers(1<<40)
+// ran the process out of memory).
+func TestChunksLocalStateFollowsSlots(t *testing.T) {
+	const items, workers = 10, 1 << 20
+	var inits atomic.Int32
+	call := func() {
+		pfor.ChunksLocal(0, items, func() []int { inits.Add(1); return nil },
+			func([]int, int, int) {}, func([]int) {}, pfor.WithWorkers(workers))
+	}
+	call() // the pool and the call's pooled objects are warm
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	call()
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<10 {
+		t.Errorf("ChunksLocal over %d items with WithWorkers(%d): %d bytes allocated; want at most 64 KiB", items, workers, got)
+	}
+	if got := inits.Load(); got > 2*items {
+		t.Errorf("ChunksLocal over %d items, 2 calls: init called %d times; want at most one per slot, %d", items, got, 2*items)
 	}
 }
