@@ -23,8 +23,9 @@ type config struct {
 }
 
 // WithWorkers sets the number of workers (worker slots) of a call; the
-// default is runtime.GOMAXPROCS(0) at the time of the call. It panics if
-// n < 1.
+// default is runtime.GOMAXPROCS(0) at the time of the call. A call has at
+// most one slot per item (per grain, see WithGrain), whatever n asks. It
+// panics if n < 1.
 func WithWorkers(n int) Option {
 	if n < 1 {
 		panic(fmt.Sprintf("pfor: WithWorkers(%d): need at least one worker", n))
@@ -43,9 +44,10 @@ func WithPartitioner(p partition.Partitioner) Option {
 
 // WithGrain sets the grain: the number of items a worker takes at a time
 // from partitioners that take a grain (Auto, Stealing; see
-// partition.Grained), and the size below which a call runs inline on the
-// caller's goroutine without starting any worker. For Reduce it is the size
-// of the blocks whose partial results are combined. It panics if n < 1.
+// partition.Grained), and the size up to which a call runs inline on the
+// caller's goroutine without starting any worker: a call has at most one
+// worker slot per n items. For Reduce it is the size of the blocks whose
+// partial results are combined. It panics if n < 1.
 func WithGrain(n int) Option {
 	if n < 1 {
 		panic(fmt.Sprintf("pfor: WithGrain(%d): grain must be at least 1", n))
@@ -67,7 +69,8 @@ func WithStats(s *Stats) Option {
 // pool workers and extra helpers carry the pprof label loop=name (in
 // addition to stealkit="pfor helper" and helper=N, which they always
 // carry), and with runtime/trace enabled each worker slot is a trace region
-// named "pfor "+name. Setting labels costs a few allocations per call.
+// named "pfor "+name. Setting labels costs a few allocations per call; an
+// empty name sets none.
 func WithLabel(name string) Option {
 	return func(c *config) { c.label = name }
 }

@@ -183,6 +183,7 @@ func TestBadInput(t *testing.T) {
 		{"WithWorkers(-3)", "pfor: WithWorkers(-3)", func() { pfor.WithWorkers(-3) }},
 		{"WithGrain(0)", "pfor: WithGrain(0): grain must be at least 1", func() { pfor.WithGrain(0) }},
 		{"WithPartitioner(nil)", "pfor: WithPartitioner(nil)", func() { pfor.WithPartitioner(nil) }},
+		{"WithStats(nil)", "pfor: WithStats(nil)", func() { pfor.WithStats(nil) }},
 		{"Map nil f", "pfor: Map: f is nil", func() { pfor.Map[int, int]([]int{1}, nil) }},
 		{"Reduce nil combine", "pfor: Reduce: combine is nil", func() {
 			pfor.Reduce([]int{1}, 0, func(a, b int) int { return a }, nil)
