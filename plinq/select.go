@@ -27,14 +27,17 @@ func Select[T, U any](q Query[T], f func(T) U) Query[U] {
 // for every element x of q, in query order, as long as f returns a nil
 // error. f is called as Select's f is: concurrently from several
 // goroutines, at most once per element, for the elements the terminal
-// operation evaluates. Once a
-// call fails, no chunk after its element starts and the running ones stop
-// at their next batch, while those before it run to the end: the terminal
-// operation returns the error of the first failing element in query order,
-// the error a sequential loop would return, whatever the workers and the
-// partitioner. (Any, Every, Contains and FindAny, which stop at any answer,
-// return it only if they found no answer first.) SelectErr panics if f is
-// nil.
+// operation evaluates, and only those can fail: Count of an indexed query
+// (see Select) calls f for none and returns no error of f's, and First,
+// Take and ElementAt report only failures among the elements they evaluate
+// (of an indexed query, only the ones they return).
+// Once a call fails, no chunk after its element starts and the running
+// ones stop at their next batch, while those before it run to the end: the
+// terminal operation returns the error of the first failing element in
+// query order, the error a sequential loop would return, whatever the
+// workers and the partitioner. (Any, Every, Contains and FindAny, which
+// stop at any answer, return it only if they found no answer first.)
+// SelectErr panics if f is nil.
 func SelectErr[T, U any](q Query[T], f func(T) (U, error)) Query[U] {
 	mustFunc("SelectErr", "f", f == nil)
 	return derive(q, func(x *exec) flow[U] {
