@@ -21,7 +21,11 @@ func Chunk[T any](q Query[T], n int) Query[[]T] {
 		} else {
 			s = collectIndexed(x, in, 0, in.n)
 		}
-		return generate((len(s)+n-1)/n, func(buf [][]T, lo int) {
+		batches := len(s) / n // len(s)+n-1 would overflow for n near math.MaxInt
+		if len(s)%n != 0 {
+			batches++
+		}
+		return generate(batches, func(buf [][]T, lo int) {
 			for k := range buf {
 				a := (lo + k) * n
 				e := min(a+n, len(s))
