@@ -68,15 +68,19 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	return err
 }
 
+// maxSlots is the most worker slots a call has, whatever WithWorkers asks:
+// a job counts its slots in 32 bits, and a partitioner keeps state for each.
+const maxSlots = 1 << 16
+
 // slots returns how many worker slots a call over [lo, hi) has: c.workers,
-// but at most one per item (per grain, with a grain), and none for an empty
-// range.
+// but at most one per item (per grain, with a grain), at most maxSlots, and
+// none for an empty range.
 func (c config) slots(lo, hi int) uint64 {
 	n := uint64(hi) - uint64(lo)
 	if c.grain > 0 && n > 0 {
 		n = (n-1)/uint64(c.grain) + 1
 	}
-	return min(uint64(c.workers), n)
+	return min(uint64(c.workers), n, maxSlots)
 }
 
 // result fills in the caller's Stats, if it asked for them, and returns

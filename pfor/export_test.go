@@ -46,3 +46,16 @@ func Asleep() bool {
 
 // PostedJobs reports how many entries of the pool's posted jobs hold a job.
 func PostedJobs() int { return thePool.Loops().Len() }
+
+// SlotsOf returns how many worker slots a call over [lo, hi) with these
+// options has.
+func SlotsOf(lo, hi int, opts ...Option) uint64 {
+	c := config{workers: 1}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c.slots(lo, hi)
+}
+
+// MaxSlots is the most worker slots a call has.
+const MaxSlots = maxSlots

@@ -24,8 +24,8 @@ type config struct {
 
 // WithWorkers sets the number of workers (worker slots) of a call; the
 // default is runtime.GOMAXPROCS(0) at the time of the call. A call has at
-// most one slot per item (per grain, see WithGrain), whatever n asks. It
-// panics if n < 1.
+// most one slot per item (per grain, see WithGrain) and at most 65,536
+// slots, whatever n asks. It panics if n < 1.
 func WithWorkers(n int) Option {
 	if n < 1 {
 		panic(fmt.Sprintf("pfor: WithWorkers(%d): need at least one worker", n))

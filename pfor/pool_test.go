@@ -3,6 +3,7 @@ package pfor_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/pprof"
 	"strings"
@@ -92,5 +93,31 @@ func TestCallerRunsUnclaimedSlots(t *testing.T) {
 				t.Errorf("GOMAXPROCS=%d: nested sum %d; want %d", procs, sum.Load(), want)
 			}
 		}()
+	}
+}
+
+// TestSlotsAreBounded: a call has at most one slot per item (per grain) and
+// at most MaxSlots, so that no worker count, however large, overflows the
+// job's 32-bit slot count or asks a partitioner for state per slot beyond
+// that.
+func TestSlotsAreBounded(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi, workers, grain int
+		want                   uint64
+	}{
+		{0, 0, 8, 0, 0},
+		{0, 100, 500, 0, 100},
+		{0, 35, 8, 10, 4},
+		{0, 1 << 40, 4, 0, 4},
+		{0, 1 << 40, 1 << 31, 0, pfor.MaxSlots},
+		{math.MinInt, math.MaxInt, math.MaxInt, 0, pfor.MaxSlots},
+	} {
+		opts := []pfor.Option{pfor.WithWorkers(c.workers)}
+		if c.grain > 0 {
+			opts = append(opts, pfor.WithGrain(c.grain))
+		}
+		if got := pfor.SlotsOf(c.lo, c.hi, opts...); got != c.want {
+			t.Errorf("a call over [%d, %d) with WithWorkers(%d), grain %d: %d slots; want %d", c.lo, c.hi, c.workers, c.grain, got, c.want)
+		}
 	}
 }
