@@ -1,6 +1,10 @@
 package plinq
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+	"unsafe"
+)
 
 // AggregateBy returns the query of the elements of q folded per key, by
 // ==, into a value of each key's own, in one parallel pass, without
@@ -316,33 +320,43 @@ func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyP
 // calls of the user's functions (Go's calls save no register), and each
 // field costs a load where it is used.
 type folder[T any, K comparable, A any] struct {
-	pred func(T) bool // nil: every element
-	key  func(T) K
-	fold func(A, T) A
-	d    denseFold[K, A] // the block's accumulators
-	st   int32           // the stamp of the block being folded
-	sh   intShape
-	slow func(k K, u uint64, v T) // folds an element the window holds no value of k for
-	sel  []int32                  // the offsets in a batch of the elements pred keeps
+	pred  func(T) bool // nil: every element
+	key   func(T) K
+	fold  func(A, T) A
+	d     denseFold[K, A] // the block's accumulators
+	st    int32           // the stamp of the block being folded
+	sh    intShape
+	slow  func(k K, u uint64, v T) // folds an element the window holds no value of k for
+	masks []uint64                 // the bits of the elements of a batch that pred keeps
 }
 
 // run folds the elements of b that pred keeps: the loop a hand-written
 // aggregation runs, with a check of the window in place of an index. The
-// elements are selected first, without a branch (see selectOffsets).
+// elements are selected first, without a branch (see selectMasks).
 func (c *folder[T, K, A]) run(b []T) {
-	var sel []int32
-	c.sel, sel = selectOffsets(c.sel, b, c.pred)
-	d := &c.d
-	for _, i := range sel {
-		v := elemAt(b, i)
+	var masks []uint64
+	c.masks, masks = selectMasks(c.masks, b, c.pred)
+	for w, m := range masks {
+		c.word(b[w*64:], m)
+	}
+}
+
+// word folds the elements b[j] whose bit j is set in m. Apart from run, so
+// that its loop keeps only c, b and m across the calls.
+//
+//go:noinline
+func (c *folder[T, K, A]) word(b []T, m uint64) {
+	at := unsafe.Pointer(unsafe.SliceData(b))
+	for ; m != 0; m &= m - 1 {
+		v := (*T)(unsafe.Add(at, uintptr(bits.TrailingZeros64(m))*unsafe.Sizeof(*new(T))))
 		k := c.key(*v)
-		off := bitsOfKey(k, c.sh) - d.base // unused unless K is an integer kind (the window and keyTable's dense index are off)
-		if off < uint64(len(d.slots)) {
-			if s := &d.slots[off]; s.stamp == c.st {
+		off := bitsOfKey(k, c.sh) - c.d.base // unused unless K is an integer kind (the window and keyTable's dense index are off)
+		if off < uint64(len(c.d.slots)) {
+			if s := &c.d.slots[off]; s.stamp == c.st {
 				s.acc = c.fold(s.acc, *v)
 				continue
 			}
 		}
-		c.slow(k, off+d.base, *v)
+		c.slow(k, off+c.d.base, *v)
 	}
 }

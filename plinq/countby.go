@@ -1,5 +1,10 @@
 package plinq
 
+import (
+	"math/bits"
+	"unsafe"
+)
+
 // A KeyValue is a key and the value a grouping operator computed for it
 // (CountBy's count, AggregateBy's fold), as .NET's KeyValuePair.
 type KeyValue[K comparable, V any] struct {
@@ -112,14 +117,14 @@ type countedPart[K comparable] struct {
 // denseIndex off) from then on.
 type keyCounter[T any, K comparable] struct {
 	blockNumbering[T, K]
-	d    denseCount
-	pred func(T) bool // nil: every element
-	key  func(T) K
-	sh   intShape
-	sel  []int32 // the offsets in a batch of the elements pred keeps
-	run  func(lo, hi int) bool
-	buf  blockIndex // the map part's first and count, reused by the next part
-	kbuf []K        // the map part's keys, reused by the next part
+	d     denseCount
+	pred  func(T) bool // nil: every element
+	key   func(T) K
+	sh    intShape
+	masks []uint64 // the bits of the elements of a batch that pred keeps
+	run   func(lo, hi int) bool
+	buf   blockIndex // the map part's first and count, reused by the next part
+	kbuf  []K        // the map part's keys, reused by the next part
 	// The parts counted, and their keys, counts and first positions (all
 	// 0), for addPart.
 	parts     []countedPart[K]
@@ -132,13 +137,25 @@ type keyCounter[T any, K comparable] struct {
 }
 
 // count counts the keys of the elements of b that pred keeps, selected
-// first without a branch (see selectOffsets). A key in the denseCount's
-// window costs a subtraction, a comparison, an increment and a test for 1.
+// first without a branch (see selectMasks).
 func (c *keyCounter[T, K]) count(b []T) {
-	var sel []int32
-	c.sel, sel = selectOffsets(c.sel, b, c.pred)
-	for _, i := range sel {
-		k := c.key(*elemAt(b, i))
+	var masks []uint64
+	c.masks, masks = selectMasks(c.masks, b, c.pred)
+	for w, m := range masks {
+		c.word(b[w*64:], m)
+	}
+}
+
+// word counts the keys of the elements b[j] whose bit j is set in m. A key
+// in the denseCount's window costs a subtraction, a comparison, an
+// increment and a test for 1. Apart from count, so that its loop keeps
+// only c, b and m across the calls of key.
+//
+//go:noinline
+func (c *keyCounter[T, K]) word(b []T, m uint64) {
+	at := unsafe.Pointer(unsafe.SliceData(b))
+	for ; m != 0; m &= m - 1 {
+		k := c.key(*(*T)(unsafe.Add(at, uintptr(bits.TrailingZeros64(m))*unsafe.Sizeof(*new(T)))))
 		u := bitsOfKey(k, c.sh) // unused unless K is an integer kind (d.n is empty otherwise)
 		if off := u - c.d.base; off < uint64(len(c.d.n)) {
 			n := c.d.n
