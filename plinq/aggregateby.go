@@ -74,11 +74,12 @@ func aggregateBy[T any, K comparable, A any](x *exec, f flow[T], key func(T) K, 
 			s.d.flush(s.put)
 			s.d.off()
 		}
-		p := &s.parts[s.index(k, u)]
-		if p.block != s.block { // the key's first element in this block
-			p.start(k, s.block, s.rank, identity)
+		i := s.index(k, u)
+		if s.parts[i].block != s.block { // the key's first element in this block
+			s.start(i, k, s.block, s.rank, identity)
 			s.rank++
 		}
+		p := &s.parts[i]
 		p.value = fold(p.value, v)
 	}
 	var states []*state
@@ -88,8 +89,7 @@ func aggregateBy[T any, K comparable, A any](x *exec, f flow[T], key func(T) K, 
 			s.folder = folder[T, K, A]{key: key, fold: fold, d: denseFold[K, A]{on: isInt}, sh: sh,
 				slow: func(k K, u uint64, v T) { slow(s, k, u, v) }}
 			s.put = func(k K, u uint64, v A) { // the block's value of k, kept at k's next block
-				p := &s.parts[s.index(k, u)]
-				p.start(k, s.block, s.rank, v)
+				s.start(s.index(k, u), k, s.block, s.rank, v)
 				s.rank++
 			}
 			if fused {
@@ -120,11 +120,11 @@ func aggregateBy[T any, K comparable, A any](x *exec, f flow[T], key func(T) K, 
 		},
 		func(s *state) {
 			for i := range s.parts {
-				s.parts[i].keep()
+				s.keep(i)
 			}
 			states = append(states, s)
 		})
-	return combineByKey(states, func(s *state) []keyParts[K, A] { return s.parts }, combine)
+	return combineByKey(states, func(s *state) *keyTable[K, A] { return &s.keyTable }, combine)
 }
 
 // segmentLen is the length of the parts of an index space of n that
@@ -150,6 +150,7 @@ const maxSegments = 256
 // in the benchmarks module measures it).
 type keyTable[K comparable, A any] struct {
 	parts []keyParts[K, A] // per key, in the order the worker met them
+	kept  []keptValue[A]   // the values of the blocks folded, of every key, in the order kept
 	at    map[K]int        // index in parts of every key, once there are more than fewKeys and dense is off
 	dense denseIndex       // while on, the index in parts of every key
 }
@@ -221,19 +222,26 @@ func (t *keyTable[K, A]) add(k K) int {
 	return i
 }
 
-// keyParts are the values one worker folded for one key: values[j].value
-// is the fold of the key's elements in part values[j].block. The part
-// being folded is kept apart, in block and value, until keep. first is the
-// least block the worker folded elements of the key in, rank the number of
-// keys whose values that block started before the key's, and key the key
-// of the key's first element in that block: keys equal by == may differ
-// (-0.0 and +0.0), and the pair shows the first element's.
+// keyParts are one worker's parts of one key: the value of the block
+// being folded, in block and value, until keep moves it to the worker's
+// kept values. first is the least block the worker folded elements of the
+// key in, rank the number of keys whose values that block started before
+// the key's, and key the key of the key's first element in that block:
+// keys equal by == may differ (-0.0 and +0.0), and the pair shows the
+// first element's.
 type keyParts[K comparable, A any] struct {
 	key         K
 	block       int // the block value folds, -1 before the first
 	value       A
 	first, rank int // first is -1 before the first block
-	values      []blockValue[A]
+}
+
+// A keptValue is the value of the key whose parts are parts[part] in one
+// block. One slice of them per worker, rather than one per key, keeps a
+// worker's allocations O(log n), whatever the keys.
+type keptValue[A any] struct {
+	part, block int32 // at most len(parts) and maxSegments
+	value       A
 }
 
 // A blockValue is a key's value folded in one block.
@@ -242,21 +250,22 @@ type blockValue[A any] struct {
 	value A
 }
 
-// start starts the key's value v of block b, whose first element of the
-// key has the key k, the rank-th key whose value b starts, keeping the
-// value of the block before.
-func (p *keyParts[K, A]) start(k K, b, rank int, v A) {
-	p.keep()
+// start starts the value v of block b for the key of parts[i], whose
+// first element in b has the key k and is the rank-th key whose value b
+// starts, keeping the value of the block before.
+func (t *keyTable[K, A]) start(i int, k K, b, rank int, v A) {
+	t.keep(i)
+	p := &t.parts[i]
 	p.block, p.value = b, v
 	if p.first < 0 || b < p.first {
 		p.key, p.first, p.rank = k, b, rank
 	}
 }
 
-// keep appends the block being folded, if any, to values.
-func (p *keyParts[K, A]) keep() {
-	if p.block >= 0 {
-		p.values = append(p.values, blockValue[A]{p.block, p.value})
+// keep moves the value of the block parts[i] folds, if any, to kept.
+func (t *keyTable[K, A]) keep(i int) {
+	if p := &t.parts[i]; p.block >= 0 {
+		t.kept = append(t.kept, keptValue[A]{int32(i), int32(p.block), p.value})
 		p.block = -1
 	}
 }
@@ -269,31 +278,51 @@ func (p *keyParts[K, A]) keep() {
 // block and rank. A NaN key, which no lookup finds, keeps the one value of
 // each of its parts. A key that cannot be hashed (an interface holding a
 // slice) panics in the lookup, on the caller's goroutine, and reaches the
-// caller as a *pfor.PanicError, as combine's panics do.
-func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyParts[K, A], combine func(A, A) A) []KeyValue[K, A] {
+// caller as a *pfor.PanicError, as combine's panics do. It allocates O(1)
+// times per key merged, not per value.
+func combineByKey[S any, K comparable, A any](states []S, tableOf func(S) *keyTable[K, A], combine func(A, A) A) []KeyValue[K, A] {
 	type keyValues struct {
 		key         K
 		first, rank int
-		bv          []blockValue[A]
+		at, n       int // the key's values are values[at:at+n]
 	}
 	var all []keyValues
 	var out []KeyValue[K, A]
 	guard(func() {
 		at := make(map[K]int)
+		var ids []int // per worker, per part, the index in all of its key
 		for _, s := range states {
-			for _, p := range partsOf(s) {
+			t := tableOf(s)
+			for _, p := range t.parts {
 				j, ok := at[p.key]
 				if !ok {
 					j = len(all)
-					all = append(all, keyValues{key: p.key, first: p.first, rank: p.rank, bv: p.values[:0]})
+					all = append(all, keyValues{key: p.key, first: p.first, rank: p.rank})
 					at[p.key] = j
 				}
-				kv := &all[j]
-				if p.first < kv.first {
+				if kv := &all[j]; p.first < kv.first {
 					kv.key, kv.first, kv.rank = p.key, p.first, p.rank
 				}
-				kv.bv = append(kv.bv, p.values...) // the first worker's are taken as they are
+				ids = append(ids, j)
 			}
+			for _, v := range t.kept {
+				all[ids[len(ids)-len(t.parts)+int(v.part)]].n++
+			}
+		}
+		n := 0
+		for i := range all {
+			all[i].at, n = n, n+all[i].n
+			all[i].n = 0
+		}
+		values := make([]blockValue[A], n)
+		for _, s := range states {
+			t := tableOf(s)
+			for _, v := range t.kept {
+				kv := &all[ids[v.part]]
+				values[kv.at+kv.n] = blockValue[A]{int(v.block), v.value}
+				kv.n++
+			}
+			ids = ids[len(t.parts):]
 		}
 		slices.SortFunc(all, func(a, b keyValues) int {
 			if a.first != b.first {
@@ -303,7 +332,7 @@ func combineByKey[S any, K comparable, A any](states []S, partsOf func(S) []keyP
 		})
 		out = make([]KeyValue[K, A], len(all))
 		for i := range all {
-			bv := all[i].bv
+			bv := values[all[i].at : all[i].at+all[i].n]
 			slices.SortFunc(bv, func(a, b blockValue[A]) int { return a.block - b.block })
 			acc := bv[0].value
 			for _, v := range bv[1:] {
