@@ -47,8 +47,10 @@ func aggregateBy[T any, K comparable, A any](x *exec, f flow[T], key func(T) K, 
 	// that). At the end of a block, the denseFold's values join their
 	// keys' parts. The values of each key are combined in part order at
 	// the end (combineByKey), and the keys ordered by the block and the
-	// rank in it of their first element. A Where over a slice runs fused into the
-	// fold: one loop calls the predicate, the key and the fold per element.
+	// rank in it of their first element. A Where over a slice runs fused
+	// into the fold, with no batch of elements copied: per batch, one loop
+	// selects the elements (selectMasks), and one calls the key and the
+	// fold on each element selected.
 	bl := segmentLen(f.n)
 	sh, isInt := shapeOf[K]()
 	elems, pred, fused := f.sliceElems()

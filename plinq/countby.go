@@ -40,8 +40,9 @@ func CountBy[T any, K comparable](q Query[T], key func(T) K) Query[KeyValue[K, i
 // the keys are integers of small range and with a map after that. The
 // runs' keys are merged in the order of their first blocks, as GroupBy's
 // blocks are (mergeKeys): fine blocks balance the workers, and runs keep
-// the keys to merge few. A slice, or a Where over one, runs as one loop
-// that calls the predicate and the key per element. A run's keys are cut
+// the keys to merge few. A slice, or a Where over one, runs with no batch
+// of elements copied: per batch, one loop selects the elements
+// (selectMasks), and one calls the key on each element selected. A run's keys are cut
 // into parts, merged as blocks of their own: the keys it counted in the
 // denseCount before turning it off (at most denseSpan), and then parts of
 // at most groupBlock keys, as the merge numbers local keys in 16 bits and
