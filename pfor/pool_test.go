@@ -108,8 +108,8 @@ func TestSlotsAreBounded(t *testing.T) {
 		{0, 0, 8, 0, 0},
 		{0, 100, 500, 0, 100},
 		{0, 35, 8, 10, 4},
-		{0, 1 << 40, 4, 0, 4},
-		{0, 1 << 40, 1 << 31, 0, pfor.MaxSlots},
+		{0, math.MaxInt, 4, 0, 4},
+		{0, math.MaxInt, math.MaxInt32, 0, pfor.MaxSlots},
 		{math.MinInt, math.MaxInt, math.MaxInt, 0, pfor.MaxSlots},
 	} {
 		opts := []pfor.Option{pfor.WithWorkers(c.workers)}

@@ -80,6 +80,9 @@ func TestCopyWords(t *testing.T) {
 		{"[2]*int", copyWords[[2]*int](), 0},
 		{"func()", copyWords[func()](), 0},
 	} {
+		if unsafe.Alignof(uint64(0)) < 8 {
+			c.want = 0 // 32-bit platforms align 8-byte words to 4
+		}
 		if c.got != c.want {
 			t.Errorf("copyWords[%s]() = %d; want %d", c.name, c.got, c.want)
 		}
