@@ -159,9 +159,11 @@ func keysAt[T any, K comparable](ks []K, block []T, offs []uint16, key func(T) K
 
 // selectBlock writes to sel the offsets in block of the elements of
 // block[a:e] that pred keeps, in order, and returns how many; len(sel) >=
-// e-a and e <= len(block) <= 1<<16. It is selectInto for offsets in a
-// block, which groupFlow keeps in 16 bits: the key loop and the placing
-// read them without a conversion loop between.
+// e-a and e <= len(block) <= 1<<16. It writes every offset and keeps
+// those pred selects, with no branch on pred's result, and without a
+// bounds check: when it writes the n-th offset, n <= i-a. groupFlow keeps
+// the offsets in 16 bits, so the key loop and the placing read them
+// without a conversion loop between.
 //
 //go:noinline
 func selectBlock[T any](sel []uint16, block []T, a, e int, pred func(T) bool) int {

@@ -4,13 +4,13 @@ import "unsafe"
 
 // Selection masks: the folding terminals (AggregateBy, CountBy) select the
 // elements of a batch that a Where keeps as a bitmap, one bit per element,
-// and then walk its set bits. Like selectOffsets, it has no branch on the
+// and then walk its set bits. The selection has no branch on the
 // predicate's result, which a processor cannot predict for a random
-// selection; unlike it, the selecting loop calls the predicate on eight
-// elements in a row, each writing its result to a byte of its own on the
-// stack, so that across each call it keeps only the eight elements' address
-// and the predicate: Go's calls save no register, and selectOffsets' loop
-// stores and reloads its index and count around every call.
+// selection, and the selecting loop calls the predicate on eight elements
+// in a row, each writing its result to a byte of its own on the stack, so
+// that across each call it keeps only the eight elements' address and the
+// predicate: Go's calls save no register, and a loop that kept an index
+// and a count would store and reload them around every call.
 
 // selectMasks returns buf, grown to hold a bit per element of b if it must,
 // and the words of it that hold them: bit j%64 of word j/64 is set if pred
