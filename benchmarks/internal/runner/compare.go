@@ -64,9 +64,15 @@ type Result struct {
 	Imbalance  float64   `json:"imbalance"`          // max worker busy time / mean, mean over calls
 	Skipped    string    `json:"skipped,omitempty"`  // why the implementation did not run
 	OtherLoad  float64   `json:"other_load_cores"`   // CPUs others (processes, the host) kept busy while the workload was measured; -1 unknown
-	Cores      float64   `json:"cores"`              // this process's CPU time / wall time over the timed repetitions; -1 unknown
+	Cores      float64   `json:"cores"`              // this process's CPU time / wall time over the timed repetitions; -1 unknown or timed for less than MinCPUWindow
 	Checksum   uint64    `json:"checksum,omitempty"` // equal to the sequential run's
 }
+
+// MinCPUWindow is the shortest total time of a cell's timed repetitions for which Result.Cores
+// is reported. The process's CPU clock counts a thread running on another CPU only up to its
+// last scheduler tick or switch, so over a shorter window the ratio can read well above the
+// number of CPUs.
+const MinCPUWindow = 10 * time.Millisecond
 
 // cell is a Result being measured, with the implementation's run function.
 type cell struct {
@@ -208,7 +214,7 @@ func compareOne(cfg Config, w workloads.Workload, ims []impls.Impl) ([]Result, e
 			c.res.MedianNs = Median(c.res.TimesNs)
 			c.res.OtherLoad = others.Cores()
 			c.res.Cores = -1
-			if !c.cpuUnknown && c.wall > 0 {
+			if !c.cpuUnknown && c.wall >= MinCPUWindow {
 				c.res.Cores = c.cpu.Seconds() / c.wall.Seconds()
 			}
 		}

@@ -68,10 +68,7 @@ func TestCompare(t *testing.T) {
 		if r.Workload == "tiny" && r.Calls != 10 {
 			t.Errorf("tiny: %d calls; want 10", r.Calls)
 		}
-		if _, ok := load.ProcessCPU(); ok && (r.Cores <= 0 || r.Cores > float64(runtime.NumCPU())+0.5) || !ok && r.Cores != -1 {
-			t.Errorf("%s/%s w=%d: cores %g; want the CPUs the process kept busy, more than 0 and at most %d, or -1 where it cannot tell",
-				r.Workload, r.Impl, r.Workers, r.Cores, runtime.NumCPU())
-		}
+		checkCores(t, r)
 	}
 	best := map[string]bool{}
 	for _, r := range rs {
@@ -81,6 +78,54 @@ func TestCompare(t *testing.T) {
 	}
 	if len(best) != 4 {
 		t.Errorf("best peers found for %d (workload, workers) pairs; want 4", len(best))
+	}
+}
+
+// checkCores: a result's Cores is the CPUs the process kept busy, more than 0 and at most the
+// machine's, when the process's CPU time can be read and the timed repetitions took at least
+// MinCPUWindow; otherwise it is -1.
+func checkCores(t *testing.T, r runner.Result) {
+	t.Helper()
+	wall := 0.0
+	for _, ns := range r.TimesNs {
+		wall += ns * float64(r.Calls)
+	}
+	_, ok := load.ProcessCPU()
+	if ok && time.Duration(wall) >= runner.MinCPUWindow {
+		if r.Cores <= 0 || r.Cores > float64(runtime.NumCPU())+0.5 {
+			t.Errorf("%s/%s w=%d: cores %g over %v; want the CPUs the process kept busy, more than 0 and at most %d",
+				r.Workload, r.Impl, r.Workers, r.Cores, time.Duration(wall), runtime.NumCPU())
+		}
+	} else if r.Cores != -1 {
+		t.Errorf("%s/%s w=%d: cores %g over %v; want -1: unknown, or timed too briefly to tell", r.Workload, r.Impl, r.Workers, r.Cores, time.Duration(wall))
+	}
+}
+
+// TestCompareReportsCores: a sequential loop timed for at least MinCPUWindow keeps about one CPU
+// busy. The loop grows until its repetitions take that long.
+func TestCompareReportsCores(t *testing.T) {
+	_, known := load.ProcessCPU()
+	w, _ := workloads.ByName("uniform")
+	for n := 1 << 12; ; n *= 4 {
+		rs, err := runner.Compare(runner.Config{Workloads: []workloads.Workload{w}, Impls: pickImpls(t, "sequential"), Workers: []int{1}, N: n, Repeat: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rs[0]
+		checkCores(t, r)
+		if !known {
+			return // checkCores wanted -1
+		}
+		if r.Cores == -1 {
+			if n >= 1<<26 {
+				t.Fatalf("n %d: cores -1; want it known once the repetitions take %v", n, runner.MinCPUWindow)
+			}
+			continue
+		}
+		if r.Cores < 0.5 || r.Cores > 1.5 {
+			t.Errorf("sequential, n %d: cores %g; want about 1", n, r.Cores)
+		}
+		return
 	}
 }
 
