@@ -5,7 +5,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/stealkit/stealkit/internal/sched"
 	"github.com/stealkit/stealkit/partition"
 	"github.com/stealkit/stealkit/pfor"
 )
@@ -101,18 +103,48 @@ func TestLateKeepsPromisedRanges(t *testing.T) {
 	}
 }
 
-// TestLateWhenHelpersDoNotRun: at GOMAXPROCS=1 a helper woken or spinning
-// gets no P while the caller runs, so every call's caller runs the
-// helper's slot itself although no helper was parked: a sign each time,
-// and the pool turns late.
-func TestLateWhenHelpersDoNotRun(t *testing.T) {
+// TestLateWhenCallersBlock: a call whose caller has to block for a helper
+// (here the helper's item sleeps) is a sign, and the pool turns late after
+// LateSigns of them in a row.
+func TestLateWhenCallersBlock(t *testing.T) {
 	pfor.SetLate(t, false)
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	for range 4 * pfor.LateSigns {
-		pfor.Range(0, 100, func(int) {}, pfor.WithWorkers(2))
+		pfor.Range(0, 2, func(i int) {
+			if i == 1 {
+				time.Sleep(time.Millisecond)
+			}
+		}, pfor.WithWorkers(2))
 		if pfor.IsLate() {
 			return
 		}
 	}
-	t.Fatalf("%d calls whose helpers never ran, and the pool is not late; want late after %d", 4*pfor.LateSigns, pfor.LateSigns)
+	t.Fatalf("%d calls whose callers blocked for a helper, and the pool is not late; want late after %d", 4*pfor.LateSigns, pfor.LateSigns)
+}
+
+// TestCallerYieldsToAQueuedHelper: at GOMAXPROCS=1 a helper gets the
+// processor only when the caller yields it. A caller that finds a slot
+// still unclaimed after its own yields once before it runs that slot
+// itself, so the helper runs it: calls do not run every slot on the caller
+// for as long as the helper stays queued behind it.
+func TestCallerYieldsToAQueuedHelper(t *testing.T) {
+	pfor.SetLate(t, false)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const calls = 40
+	caller, byHelper := sched.GoID(), 0
+	for range calls {
+		var other atomic.Bool
+		pfor.Chunks(0, 2, func(lo, hi int) {
+			if sched.GoID() != caller {
+				other.Store(true)
+			}
+		}, pfor.WithWorkers(2), pfor.WithPartitioner(partition.Static()))
+		if other.Load() {
+			byHelper++
+		}
+	}
+	// The runtime takes the caller back from the global queue before the
+	// helper one time in 61; every other call should see the helper run.
+	if byHelper < calls/2 {
+		t.Fatalf("a helper ran a chunk in %d of %d calls; want most: the caller should yield to a queued helper", byHelper, calls)
+	}
 }

@@ -263,8 +263,9 @@ func (j *Job) stopped() bool {
 // Halted reports whether the job has stopped, without polling its context.
 func (j *Job) Halted() bool { return j.stop.Load() }
 
-// Drive runs the caller's part of the job: slot 0, then every slot no
-// helper has claimed; then it frees j's entry e of p's posting table
+// Drive runs the caller's part of the job: slot 0, then, after yielding
+// the processor once if a slot is still unclaimed, every slot no helper has
+// claimed; then it frees j's entry e of p's posting table
 // (from Post) and waits for the helpers' slots to finish. It reports whether the helpers
 // were late: the caller had to block for them, or ran a slot itself
 // although its post woke no worker, so that workers were searching (or
@@ -286,6 +287,17 @@ func (j *Job) Drive(p *Pool, e int) (late bool) {
 		}
 	}()
 	late = j.RunSlot(0)
+	if j.open() {
+		// A helper that should have claimed a slot by now may be runnable
+		// but not running: the Go scheduler queues a goroutine that this
+		// one wakes on this one's processor, where it waits until this
+		// goroutine blocks or yields or another processor steals it, and a
+		// goroutine may stay queued behind this one otherwise too. A caller
+		// that runs every slot itself never lets it run, call after call,
+		// while the other processors idle. Yield once, so that it runs and
+		// the scheduler spreads the goroutines out again.
+		runtime.Gosched()
+	}
 	for {
 		s, ok := j.claim()
 		if !ok {
