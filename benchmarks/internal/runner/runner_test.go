@@ -101,8 +101,8 @@ func checkCores(t *testing.T, r runner.Result) {
 	}
 }
 
-// TestCompareReportsCores: a sequential loop timed for at least MinCPUWindow keeps about one CPU
-// busy. The loop grows until its repetitions take that long.
+// TestCompareReportsCores: a sequential loop timed for at least MinCPUWindow keeps at most about
+// one CPU busy, and its Cores is known. The loop grows until its repetitions take that long.
 func TestCompareReportsCores(t *testing.T) {
 	_, known := load.ProcessCPU()
 	w, _ := workloads.ByName("uniform")
@@ -122,8 +122,9 @@ func TestCompareReportsCores(t *testing.T) {
 			}
 			continue
 		}
-		if r.Cores < 0.5 || r.Cores > 1.5 {
-			t.Errorf("sequential, n %d: cores %g; want about 1", n, r.Cores)
+		// At most about one: the machine may be busy, and then less.
+		if r.Cores <= 0 || r.Cores > 1.5 {
+			t.Errorf("sequential, n %d: cores %g; want more than 0 and at most about 1", n, r.Cores)
 		}
 		return
 	}
