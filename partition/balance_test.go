@@ -315,7 +315,11 @@ func TestAutoShortLoopsManyWorkers(t *testing.T) {
 // at its next look at the time, and they must still be there to take it.
 // Leaving when a holder's rest looks cheap, or cutting a worker's first
 // range into fewer, larger pieces, left one worker to run all the dear
-// items of these loops alone.
+// items of these loops alone. So did each of two changes that would close
+// Auto's gap to Static on short even loops with 16 and 32 workers (four
+// dear items after short blocks): idle workers that leave once a holder's
+// rest would take under minHold at its measured cost, and first batches of
+// two items rather than one where a block holds 32 or more.
 func TestAutoSharesDearItemsFoundLate(t *testing.T) {
 	for _, tc := range []struct {
 		n, workers, at, count int
@@ -324,6 +328,8 @@ func TestAutoSharesDearItemsFoundLate(t *testing.T) {
 	}{
 		{n: 4000, workers: 16, at: 3520, count: 30, dear: 20000, minSpeedup: 3},
 		{n: 1000, workers: 4, at: 500, count: 4, dear: 20000, minSpeedup: 1.8},
+		{n: 1000, workers: 16, at: 120, count: 4, dear: 20000, minSpeedup: 3},
+		{n: 1000, workers: 32, at: 530, count: 4, dear: 20000, minSpeedup: 3},
 	} {
 		cost := func(i int) int64 {
 			if i >= tc.at && i < tc.at+tc.count {
