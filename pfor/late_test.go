@@ -103,6 +103,23 @@ func TestLateKeepsPromisedRanges(t *testing.T) {
 	}
 }
 
+// TestLateWhenHelpersDoNotRun: at GOMAXPROCS=1 a helper woken or spinning
+// gets no P while the caller runs, so every call's caller finds the
+// helper's slot unclaimed once it has run its own, although no helper was
+// parked: a sign each time, also when the helper claims the slot after the
+// caller has yielded, and the pool turns late.
+func TestLateWhenHelpersDoNotRun(t *testing.T) {
+	pfor.SetLate(t, false)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for range 4 * pfor.LateSigns {
+		pfor.Range(0, 100, func(int) {}, pfor.WithWorkers(2))
+		if pfor.IsLate() {
+			return
+		}
+	}
+	t.Fatalf("%d calls whose helpers never ran, and the pool is not late; want late after %d", 4*pfor.LateSigns, pfor.LateSigns)
+}
+
 // TestLateWhenCallersBlock: a call whose caller has to block for a helper
 // (here the helper's item sleeps) is a sign, and the pool turns late after
 // LateSigns of them in a row.

@@ -267,9 +267,9 @@ func (j *Job) Halted() bool { return j.stop.Load() }
 // the processor once if a slot is still unclaimed, every slot no helper has
 // claimed; then it frees j's entry e of p's posting table
 // (from Post) and waits for the helpers' slots to finish. It reports whether the helpers
-// were late: the caller had to block for them, or ran a slot itself
-// although its post woke no worker, so that workers were searching (or
-// busy) but did not run it.
+// were late: the caller had to block for them, or found a slot unclaimed
+// after its own although its post woke no worker, so that workers were
+// searching (or busy) but did not claim it meanwhile.
 func (j *Job) Drive(p *Pool, e int) (late bool) {
 	unposted := false
 	defer func() {
@@ -288,6 +288,7 @@ func (j *Job) Drive(p *Pool, e int) (late bool) {
 	}()
 	late = j.RunSlot(0)
 	if j.open() {
+		late = late || !j.Woke // a searching helper was counted on to claim it by now
 		// A helper that should have claimed a slot by now may be runnable
 		// but not running: the Go scheduler queues a goroutine that this
 		// one wakes on this one's processor, where it waits until this
@@ -303,7 +304,7 @@ func (j *Job) Drive(p *Pool, e int) (late bool) {
 		if !ok {
 			break
 		}
-		late = j.RunSlot(s) || !j.Woke || late
+		late = j.RunSlot(s) || late
 	}
 	p.loops.Remove(e)
 	unposted = true
