@@ -17,9 +17,9 @@ import (
 // core. The pool sees this from inside, at no cost to a call that goes
 // well: the caller of a call whose batches are the partitioner's to size
 // (Auto with no grain, see config.adapts) runs out of work and has to block,
-// in its slot waiting for a range another slot holds or in join, or finds
-// a helper's slot still unclaimed once it has run its own, instead of
-// finishing with its helpers (see sched.Job.Drive). lateSigns such calls in a row put the pool in
+// in its slot waiting for a range another slot holds or in join, or runs
+// a helper's slot itself, instead of finishing with its helpers (see
+// sched.Job.Drive). lateSigns such calls in a row put the pool in
 // the late state for lateWindow, extended by every later sign. Meanwhile
 // those calls start on the caller alone (see solo) and bring in helpers for
 // what is left after soloFor: a short call completes at about the

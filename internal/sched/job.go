@@ -88,7 +88,8 @@ type Job struct {
 	Label  string                       // trace region name, "" for "pfor"
 	Labels pprof.LabelSet               // loop=name, added to a helper's own labels while it runs a slot
 
-	Woke bool // the post woke sleeping workers for the job; written by the caller only
+	Woke    bool   // the post woke sleeping workers for the job; written by the caller only
+	started uint32 // sinceEpoch at Start, its low 32 bits (calls under 4 s apart compare right); the caller's only
 }
 
 // A Body is a loop call's function: Call runs it over [lo, hi) as worker
@@ -125,6 +126,7 @@ func (j *Job) SetContext(ctx context.Context) { j.ctx, j.halt = ctx, ctx.Done() 
 // Start sets the job's run and publishes the call to claimers: slot 0 is
 // the caller's. Every other field must be set before.
 func (j *Job) Start(run partition.Run) {
+	j.started = uint32(sinceEpoch()) // before the claims: a helper's claim does not wait for the clock
 	j.Run = run
 	j.split, _ = run.(partproto.SplittingRun)
 	j.claims.Store(uint64(j.Slots)<<32 | 1) // publishes the call: slot 0 is the caller's
@@ -263,13 +265,13 @@ func (j *Job) stopped() bool {
 // Halted reports whether the job has stopped, without polling its context.
 func (j *Job) Halted() bool { return j.stop.Load() }
 
-// Drive runs the caller's part of the job: slot 0, then, after yielding
-// the processor once if a slot is still unclaimed, every slot no helper has
-// claimed; then it frees j's entry e of p's posting table
-// (from Post) and waits for the helpers' slots to finish. It reports whether the helpers
-// were late: the caller had to block for them, or found a slot unclaimed
-// after its own although its post woke no worker, so that workers were
-// searching (or busy) but did not claim it meanwhile.
+// Drive runs the caller's part of the job: slot 0, then every slot no
+// helper has claimed; then it frees j's entry e of p's posting table (from
+// Post), waits for the helpers' slots to finish, and, if the caller ran a
+// slot of a helper's and the call took over yieldAfter, yields the
+// processor once. It reports whether the helpers were late: the caller had
+// to block for them, or ran a slot itself although its post woke no
+// worker, so that workers were searching (or busy) but did not run it.
 func (j *Job) Drive(p *Pool, e int) (late bool) {
 	unposted := false
 	defer func() {
@@ -287,29 +289,45 @@ func (j *Job) Drive(p *Pool, e int) (late bool) {
 		}
 	}()
 	late = j.RunSlot(0)
-	if j.open() {
-		late = late || !j.Woke // a searching helper was counted on to claim it by now
-		// A helper that should have claimed a slot by now may be runnable
-		// but not running: the Go scheduler queues a goroutine that this
-		// one wakes on this one's processor, where it waits until this
-		// goroutine blocks or yields or another processor steals it, and a
-		// goroutine may stay queued behind this one otherwise too. A caller
-		// that runs every slot itself never lets it run, call after call,
-		// while the other processors idle. Yield once, so that it runs and
-		// the scheduler spreads the goroutines out again.
-		runtime.Gosched()
-	}
+	ranOther := false
 	for {
 		s, ok := j.claim()
 		if !ok {
 			break
 		}
-		late = j.RunSlot(s) || late
+		ranOther = true
+		late = j.RunSlot(s) || !j.Woke || late
 	}
 	p.loops.Remove(e)
 	unposted = true
-	return j.join() || late
+	blocked := j.join()
+	if ranOther && uint32(sinceEpoch())-j.started > yieldAfter {
+		// A helper that should have claimed a slot may be runnable but
+		// not running: the Go scheduler queues a goroutine that this one
+		// wakes on this one's processor, where it waits until this
+		// goroutine blocks or yields or another processor steals it, and a
+		// goroutine may stay queued behind this one otherwise too. A caller
+		// that runs every slot itself never lets it run, call after call,
+		// while the other processors idle. Yield once, so that it runs and
+		// the scheduler spreads the goroutines out again before the next
+		// call; but not after a call shorter than a running helper takes to
+		// claim a slot, which the caller finished sooner alone.
+		runtime.Gosched()
+	}
+	return blocked || late
 }
+
+// yieldAfter is how long a call whose caller ran a helper's slot must
+// have taken for Drive to yield: well above the time a searching helper on
+// a processor of its own takes to claim a slot (a handshake between cores
+// and a look at the posting table).
+const yieldAfter = uint32(time.Microsecond)
+
+var epoch = time.Now()
+
+// sinceEpoch returns the monotonic nanoseconds since the package's start:
+// half the cost of time.Now.
+func sinceEpoch() int64 { return int64(time.Since(epoch)) }
 
 // Outcome releases the finished job's run and returns what the call
 // returns: the first panic (as Wrap made it), else the first error a body
