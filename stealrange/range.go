@@ -136,9 +136,11 @@ type Range struct {
 	// the mid of the steal range as the owner last saw it.
 	next, ahead, seenMid uint64
 
-	// Owner only: the spans for the owner's installs (see newSpan), in
-	// blocks; blocks[blk][slot] is the next one not used in this epoch.
+	// Owner only: the spans for the owner's installs (see ownerCarve), in
+	// blocks; cur is blocks[blk] (nil until the first block is allocated),
+	// and cur[slot] is the next one not used in this epoch.
 	blocks    [][]span
+	cur       []span
 	blk, slot int
 
 	// Owner only: the batch the last successful take returned, [lastLo,
@@ -146,9 +148,9 @@ type Range struct {
 	lastLo, lastHi uint64
 
 	// Ranges are usually allocated side by side, one per worker, and the
-	// owner writes low on every take: keep neighbours off this cache line
-	// pair (measured: BenchmarkTryTakeParallelOwners).
-	_ [128 - 104]byte
+	// owner writes low on every take: the fields above fill a cache line
+	// pair on 64-bit platforms, which keeps neighbours off it (measured:
+	// BenchmarkTryTakeParallelOwners; TestRangeSize checks the size).
 }
 
 // maxBlock is how many spans a block holds at most. The first block holds 2,
@@ -156,16 +158,29 @@ type Range struct {
 // short-lived ranges of short parallel calls allocate little.
 const maxBlock = 16
 
-// newSpan returns a span [mid, end) for the owner to install: the next one
-// of r's blocks not used in this epoch, allocating a block if none is left.
-// Until Reuse ends the epoch, each span is handed out once (or again after
-// unSpan, if it was never published), so every install has an address that
-// no goroutine has compared against in this epoch, and the garbage collector
-// keeps the blocks alive while any pointer into them is held. Identity, and
-// with it the absence of ABA, is as with one allocation per span.
-func (r *Range) newSpan(mid, end uint64) *span {
-	for r.blk < len(r.blocks) && r.slot == len(r.blocks[r.blk]) {
-		r.blk, r.slot = r.blk+1, 0
+// ownerCarve returns carve(l, e) as a span for the owner to install: the
+// next one of r's blocks not used in this epoch, allocating a block if none
+// is left. Until Reuse ends the epoch, each span is handed out once (or
+// again after unSpan, if it was never published), so every install has an
+// address that no goroutine has compared against in this epoch, and the
+// garbage collector keeps the blocks alive while any pointer into them is
+// held. Identity, and with it the absence of ABA, is as with one allocation
+// per span.
+func (r *Range) ownerCarve(l, e uint64) *span {
+	if r.slot == len(r.cur) {
+		r.nextBlock()
+	}
+	s := &r.cur[r.slot]
+	r.slot++
+	s.mid, s.end = carveMid(l, e), e // published by the CAS or Store that installs s
+	return s
+}
+
+// nextBlock makes the block after cur current (the first block, if r has
+// none yet), allocating it if r has none left.
+func (r *Range) nextBlock() {
+	if r.cur != nil {
+		r.blk++
 	}
 	if r.blk == len(r.blocks) {
 		n := 2
@@ -174,18 +189,12 @@ func (r *Range) newSpan(mid, end uint64) *span {
 		}
 		r.blocks = append(r.blocks, make([]span, n))
 	}
-	s := &r.blocks[r.blk][r.slot]
-	r.slot++
-	s.mid, s.end = mid, end // published by the CAS or Store that installs s
-	return s
+	r.cur, r.slot = r.blocks[r.blk], 0
 }
 
-// unSpan hands the span newSpan returned last back to r's blocks. The caller
-// has not published it: its CAS failed.
+// unSpan hands the span ownerCarve returned last back to r's blocks. The
+// caller has not published it: its CAS failed.
 func (r *Range) unSpan() { r.slot-- }
-
-// ownerCarve is carve for the owner's installs.
-func (r *Range) ownerCarve(l, e uint64) *span { return r.newSpan(carveMid(l, e), e) }
 
 // Reserving ahead. A take costs one sequentially consistent store (a full
 // fence, several times the rest of TryTakeOne), which would dominate it. So
@@ -204,12 +213,24 @@ func New(lo, hi int) *Range {
 		panic(fmt.Sprintf("stealrange: New(%d, %d): hi < lo", lo, hi))
 	}
 	r := new(Range)
-	pl, ph := toPos(lo), toPos(hi)
+	r.init(toPos(lo), toPos(hi))
+	return r
+}
+
+// init makes r own [pl, ph) where no goroutine but the caller uses r (New,
+// Reuse): Reset's writes without its close, which only a thief that may run
+// concurrently needs.
+func (r *Range) init(pl, ph uint64) {
 	r.steal.Store(r.ownerCarve(pl, ph))
 	r.low.Store(pl)
+	r.owns(pl, ph)
+}
+
+// owns sets the owner's own fields for a range [pl, ph) it has just set.
+func (r *Range) owns(pl, ph uint64) {
 	r.limit = ph
-	r.seenMid = r.steal.Load().mid
-	return r
+	r.next, r.ahead, r.seenMid = 0, 0, carveMid(pl, ph)
+	r.lastLo, r.lastHi = 0, 0
 }
 
 // TryTakeOne takes the next index of the range. It is executed only by the
@@ -347,7 +368,7 @@ func (r *Range) steal1(thief *Range) (lo, hi int, ok bool) {
 	if thief == nil {
 		n = carve(l, s.mid)
 	} else {
-		n = thief.newSpan(carveMid(l, s.mid), s.mid)
+		n = thief.ownerCarve(l, s.mid)
 	}
 	r.step(stepStealCAS)
 	if !r.steal.CompareAndSwap(s, n) {
@@ -391,9 +412,7 @@ func (r *Range) Reset(lo, hi int) {
 	r.steal.Store(r.ownerCarve(pl, ph)) // set: stale spans can no longer win a CAS
 	r.step(stepResetOpen)
 	r.low.Store(pl) // open: linearization point of Reset
-	r.limit = ph
-	r.next, r.ahead, r.seenMid = 0, 0, carveMid(pl, ph)
-	r.lastLo, r.lastHi = 0, 0
+	r.owns(pl, ph)
 }
 
 // Reuse makes r own [lo, hi) as New(lo, hi) would, reusing the spans r has
@@ -412,8 +431,13 @@ func (r *Range) Reuse(lo, hi int) {
 	if hi < lo {
 		panic(fmt.Sprintf("stealrange: Reuse(%d, %d): hi < lo", lo, hi))
 	}
-	r.blk, r.slot = 0, 0 // a new epoch: no goroutine holds a span of the last one
-	r.Reset(lo, hi)
+	// A new epoch: no goroutine holds a span of the last one. cur is nil
+	// (r has no blocks) or blocks[blk].
+	if r.blk > 0 {
+		r.cur, r.blk = r.blocks[0], 0
+	}
+	r.slot = 0
+	r.init(toPos(lo), toPos(hi))
 }
 
 // GiveBack hands back the indices [from, hi) of the batch [lo, hi) that the

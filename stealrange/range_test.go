@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func mustPanic(t *testing.T, call string, want string, f func()) {
@@ -223,5 +224,49 @@ func TestReusedRangesDoNotAllocate(t *testing.T) {
 	}
 	if got := testing.AllocsPerRun(20, run); got != 0 {
 		t.Errorf("a reused pair of Ranges allocates %v times per run; want 0", got)
+	}
+}
+
+// TestOwnerCarveEpochs: within an epoch every span ownerCarve hands out has
+// an address of its own, across the ends of blocks and after unSpan hands
+// one back; Reuse starts the next epoch at the first block, so that an
+// epoch that installs as many spans as the last allocates no block.
+func TestOwnerCarveEpochs(t *testing.T) {
+	var r Range
+	const full = 2 + 4 + 8 + 16 + 16 // fills five blocks exactly
+	// Epochs that end in the first block, in the second, and in the last.
+	for epoch, installs := range []int{full, 2, full, 3, full, 46, full} {
+		r.Reuse(0, 1000) // installs one span
+		seen := map[*span]int{r.steal.Load(): 0}
+		for i := 1; i < installs; i++ {
+			s := r.ownerCarve(uint64(i), 1000)
+			if i%7 == 0 { // a failed CAS: the span goes back and comes out again
+				r.unSpan()
+				if again := r.ownerCarve(uint64(i), 1000); again != s {
+					t.Fatalf("epoch %d: ownerCarve after unSpan = %p; want the span handed back, %p", epoch, again, s)
+				}
+			}
+			if j, dup := seen[s]; dup {
+				t.Fatalf("epoch %d: install %d got the span of install %d", epoch, i, j)
+			}
+			seen[s] = i
+			if want := carveMid(uint64(i), 1000); s.mid != want || s.end != 1000 {
+				t.Fatalf("epoch %d: ownerCarve(%d, 1000) = [%d, %d); want [%d, 1000)", epoch, i, s.mid, s.end, want)
+			}
+		}
+		if len(r.blocks) != 5 {
+			t.Fatalf("epoch %d: %d installs left %d blocks; want 5", epoch, installs, len(r.blocks))
+		}
+	}
+}
+
+// TestRangeSize: a Range fills two cache lines on 64-bit platforms (see the
+// end of Range).
+func TestRangeSize(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("the layout is sized for 64-bit words")
+	}
+	if got := unsafe.Sizeof(Range{}); got != 128 {
+		t.Errorf("unsafe.Sizeof(Range{}) = %d; want 128", got)
 	}
 }

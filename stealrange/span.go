@@ -20,7 +20,7 @@ func fromPos(p uint64) int { return int(int64(p ^ signBit)) }
 // while installed: every change to a Range's steal range installs a fresh
 // span with CompareAndSwap or Store, so pointer identity says which version a
 // goroutine read. Fresh means not installed before in the current epoch of
-// the Range that handed it out (see newSpan): within an epoch no address is
+// the Range that handed it out (see ownerCarve): within an epoch no address is
 // installed twice, and an epoch ends only at Reuse, when no goroutine holds a
 // span of it any more, so a stale thief's CAS can never succeed against a
 // recycled address: there is no ABA. TrySteal's spans are allocated, and the
