@@ -229,7 +229,7 @@ type workerState struct {
 	skipped int     // Nexts since the last reading that did not read the clock
 	perItem float64 // ns per item over the ranges measured last; 0 before the first
 	piece   int     // items per piece of the current range (Piece)
-	lo      int     // start of the range Next returned last
+	lo, hi  int     // the range Next returned last
 	left    int     // what w's range held above that range when Next returned it
 	stolen  bool    // the current range came from a steal
 	waiting bool    // w is counted in hungry
@@ -250,22 +250,28 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 		r.measure(me)
 	}
 	for {
-		if lo, hi, ok := me.own.TryTake(me.batch); ok {
-			if !r.adaptive {
-				me.batch = me.grain // a sized run's first batch is over
+		// measured: w's range held items, or w has just stolen some. A take
+		// from an empty range fails, so it is skipped: only thieves change
+		// that range until w steals, and they only take from it (w takes
+		// with TryTake alone, which reserves nothing ahead).
+		if measured {
+			if lo, hi, ok := me.own.TryTake(me.batch); ok {
+				if !r.adaptive {
+					me.batch = me.grain // a sized run's first batch is over
+				}
+				me.taken, me.lo, me.hi, me.left = hi-lo, lo, hi, me.own.Remaining()
+				me.piece = pieceSize(hi-lo, me.perItem, r.minPiece, r.maxPiece, len(r.ws))
+				if me.waiting {
+					me.waiting = false
+					r.hungry.Add(-1)
+				}
+				r.holds(me, hi-lo > me.piece)
+				r.list(w, me.left > 0)
+				if me.left == 0 {
+					me.seen = r.steals.Load()
+				}
+				return lo, hi, true
 			}
-			me.taken, me.lo, me.left = hi-lo, lo, me.own.Remaining()
-			me.piece = pieceSize(hi-lo, me.perItem, r.minPiece, r.maxPiece, len(r.ws))
-			if me.waiting {
-				me.waiting = false
-				r.hungry.Add(-1)
-			}
-			r.holds(me, hi-lo > me.piece)
-			r.list(w, me.left > 0)
-			if me.left == 0 {
-				me.seen = r.steals.Load()
-			}
-			return lo, hi, true
 		}
 		r.list(w, false)
 		if !r.steal(w, measured) {
@@ -310,13 +316,20 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // loop, a moment before the others, does not wait for their last pieces.
 func (r *stealRun) Hungry(w, next int) bool {
 	me := &r.ws[w]
-	rest := me.lo + me.taken - next // taken is the range's length until GiveBack
-	if rest <= me.piece {
+	if me.hi-next <= me.piece {
 		r.holds(me, false) // the last piece: nothing to give back
 	}
 	if r.hungry.Load() == 0 && me.own.Remaining() >= me.left && (me.left > 0 || r.steals.Load() == me.seen) {
 		return false // no one waits, no one stole from w, or from anyone if w's range is empty
 	}
+	return r.giveBack(me, next)
+}
+
+// giveBack is Hungry for a worker that others wait for or steal from:
+// called once a piece at most, it reads the clock, which the check above
+// it leaves out of every piece that no one waits for.
+func (r *stealRun) giveBack(me *stealWorker, next int) bool {
+	rest := me.hi - next
 	// held is how long w has processed [lo, next) for, or longer where a
 	// fixed grain skipped the clock at Next (see measure): the rest's cost,
 	// (hi-next) items at that rate, errs towards a give-back.
