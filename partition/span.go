@@ -32,12 +32,17 @@ func checkStart(call string, lo, hi, workers int) {
 }
 
 // checkStart is checkStart for p, which names p only if the arguments
-// are bad: a good Start allocates nothing (TestRunsDoNotAllocate).
+// are bad: a good Start allocates nothing (TestRunsDoNotAllocate), and
+// makes no call (see badStart).
 func (p stealing) checkStart(lo, hi, workers int) {
 	if hi < lo || workers < 1 {
-		checkStart(p.call(), lo, hi, workers)
+		p.badStart(lo, hi, workers)
 	}
 }
+
+// badStart panics as checkStart does, where p.checkStart found the
+// arguments bad: one call, so that p.checkStart is inlined.
+func (p stealing) badStart(lo, hi, workers int) { checkStart(p.call(), lo, hi, workers) }
 
 // checkStart is checkStart for p, as stealing's.
 func (p cursorPartitioner) checkStart(lo, hi, workers int) {

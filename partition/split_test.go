@@ -291,6 +291,52 @@ func TestHungryWhenOthersSteal(t *testing.T) {
 	}
 }
 
+// TestHungryWhenRobbedNotOthers: a worker whose Next left items in its
+// range, down to one, looks only at whether its own range was stolen from:
+// of two such workers, the one a thief robbed gives its rest back, and the
+// other keeps its range, though a steal happened (elsewhere).
+func TestHungryWhenRobbedNotOthers(t *testing.T) {
+	var now int64
+	// Blocks of 334 items taken 333 at a time: workers 0 and 1 leave one
+	// item each in their ranges, which worker 2 steals once its block is
+	// done.
+	run := stealingWith(partproto.Options{Grain: 333, Clock: func() int64 { return now }}).Start(0, 3*334, 3).(partproto.SplittingRun)
+	var los [2]int
+	for w := range 2 {
+		lo, hi, ok := run.Next(w)
+		if !ok || hi-lo != 333 {
+			t.Fatalf("Next(%d) = %d, %d, %v; want 333 items of its block", w, lo, hi, ok)
+		}
+		los[w] = lo
+	}
+	now += 1_000_000
+	for {
+		if _, _, ok := run.Next(2); !ok {
+			t.Fatal("worker 2 found nothing to steal")
+		}
+		if run.Stolen(2) {
+			break
+		}
+	}
+	robbed := -1
+	for w := range 2 {
+		next := los[w] + run.Piece(w)
+		got := run.Hungry(w, next)
+		if got {
+			if robbed >= 0 {
+				t.Fatalf("Hungry(%d, %d) = true as well as Hungry(%d); want one robbed worker", w, next, robbed)
+			}
+			robbed = w
+		}
+	}
+	if robbed < 0 {
+		t.Fatal("Hungry = false for both workers after a theft from one, held for a millisecond; want true for it")
+	}
+	if lo, hi, ok := run.Next(1 - robbed); !ok || hi-lo != 1 {
+		t.Errorf("Next(%d) = %d, %d, %v; want the one item left in the range of the worker not robbed", 1-robbed, lo, hi, ok)
+	}
+}
+
 // TestThiefFindsTheOnlyHolder: among 256 workers, a thief's first attempt
 // goes to a worker that holds items to steal, and a worker whose items are
 // all taken is tried no more: with two items, held by workers 0 and 1 (each

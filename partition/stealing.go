@@ -319,8 +319,14 @@ func (r *stealRun) Hungry(w, next int) bool {
 	if me.hi-next <= me.piece {
 		r.holds(me, false) // the last piece: nothing to give back
 	}
-	if r.hungry.Load() == 0 && me.own.Remaining() >= me.left && (me.left > 0 || r.steals.Load() == me.seen) {
-		return false // no one waits, no one stole from w, or from anyone if w's range is empty
+	if r.hungry.Load() == 0 { // no one waits
+		if me.left == 0 {
+			if r.steals.Load() == me.seen {
+				return false // no one stole from anyone, and w's range is empty
+			}
+		} else if me.own.Remaining() >= me.left {
+			return false // no one stole from w
+		}
 	}
 	return r.giveBack(me, next)
 }
