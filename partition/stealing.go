@@ -274,7 +274,7 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 			}
 		}
 		r.list(w, false)
-		if !r.steal(w, measured) {
+		if !r.others(w) || !r.steal(w, measured) {
 			me.taken, me.pending = 0, 0 // the time until the next Next is not the items'
 			r.holds(me, false)
 			return 0, 0, false
@@ -557,9 +557,6 @@ func pieceSize(n int, perItem, minPiece float64, maxPiece uint64, workers int) i
 // are found at the first try unless another thief got there first.
 func (r *stealRun) steal(w int, measured bool) bool {
 	me := &r.ws[w]
-	if !r.others(w) {
-		return false
-	}
 	n := len(r.ws)
 	start := int(me.next() % uint64(n))
 	tries := 0
@@ -605,7 +602,7 @@ func (r *stealRun) steal(w int, measured bool) bool {
 // others reports whether a worker other than w is listed: one load per 64
 // workers, where steal's search draws a victim and passes over every word.
 // Every worker's last Next of a loop, and each poll of an idle one, finds
-// nobody listed.
+// nobody listed; Next calls steal only where others finds somebody.
 func (r *stealRun) others(w int) bool {
 	for k := range r.listed {
 		word := r.listed[k].Load()
