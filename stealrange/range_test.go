@@ -261,12 +261,10 @@ func TestOwnerCarveEpochs(t *testing.T) {
 }
 
 // TestRangeSize: a Range fills two cache lines on 64-bit platforms (see the
-// end of Range).
+// end of Range), and fits in them on 32-bit ones, whose slices are smaller.
 func TestRangeSize(t *testing.T) {
-	if unsafe.Sizeof(uintptr(0)) != 8 {
-		t.Skip("the layout is sized for 64-bit words")
-	}
-	if got := unsafe.Sizeof(Range{}); got != 128 {
-		t.Errorf("unsafe.Sizeof(Range{}) = %d; want 128", got)
+	got := unsafe.Sizeof(Range{})
+	if unsafe.Sizeof(uintptr(0)) == 8 && got != 128 || got > 128 {
+		t.Errorf("unsafe.Sizeof(Range{}) = %d on %d-byte words; want 128 on 64-bit platforms, at most 128 on others", got, unsafe.Sizeof(uintptr(0)))
 	}
 }
