@@ -181,9 +181,10 @@ func TestCalibratorCallTrials(t *testing.T) {
 	if len(trials) != 3 {
 		t.Fatalf("CallTrials after 3 trials = %v; want 3 figures", trials)
 	}
-	// A trial the machine preempts reads long; the fastest of the three is the call's cost.
-	if got := slices.Min(trials); got > 2*float64(each) {
-		t.Errorf("CallTrials with %v a call = %v; want the fastest under %d", each, trials, 2*each.Nanoseconds())
+	// A trial the machine preempts reads long, and on a busy machine all three may: the
+	// bound only catches a trial that is not the call's cost (a unit off, a loop of calls).
+	if got := slices.Min(trials); got > 20*float64(each) {
+		t.Errorf("CallTrials with %v a call = %v; want the fastest under %d", each, trials, 20*each.Nanoseconds())
 	}
 	if got, want := cal.CallNs(), lowerMedian(trials); got != want || len(cal.CallTrials()) != 3 {
 		t.Errorf("CallNs = %g after trials %v; want their median %g, and no trial more", got, trials, want)
