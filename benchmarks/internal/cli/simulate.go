@@ -90,7 +90,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		// The machine with the takes on a range of this workload's length, and its call, its
 		// transfer and its fork-join as timed during its rounds.
 		wm := s.Machine
-		wm.TakeNs = simulate.CalibrateTakes(n, procs)
+		wm.TakeNs = simulate.CalibrateTakes(n, procs, s.Machine.EmptyNs)
 		wm.CallNs = cal.CallNs()
 		if transfer, ok := cal.TransferNs(); ok {
 			wm.TransferNs = transfer

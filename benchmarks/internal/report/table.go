@@ -84,8 +84,8 @@ func formatCount(x float64) string {
 // and steals per call; then the validation checks and line.
 func WriteStudy(w io.Writer, s *simulate.Study) error {
 	m := s.Machine
-	fmt.Fprintf(w, "calibration: Spin %.2f ns/iter; take (ns, 1/2/... goroutines at once) %s; steal %.0f ns; failed steal attempt %.0f ns; cache line transfer %.0f ns; 2-worker call: caller starts %s, helper %s, returns %s after the last item\n",
-		m.SpinNs, takes(m), m.StealNs, m.FailNs, m.TransferNs, FormatNs(m.StartNs), FormatNs(m.ForkNs), FormatNs(m.JoinNs))
+	fmt.Fprintf(w, "calibration: Spin %.2f ns/iter; take (ns, 1/2/... goroutines at once) %s; empty Next (ns) %s; idle poll (ns) %s; steal %.0f ns; failed steal attempt %.0f ns; cache line transfer %.0f ns; 2-worker call: caller starts %s, helper %s, returns %s after the last item\n",
+		m.SpinNs, takes(m), perPartitioner(m.EmptyNs), perPartitioner(m.PollNs), m.StealNs, m.FailNs, m.TransferNs, FormatNs(m.StartNs), FormatNs(m.ForkNs), FormatNs(m.JoinNs))
 	for _, wl := range s.Workloads {
 		units := make([]string, len(wl.UnitNs))
 		for k, u := range wl.UnitNs {
@@ -157,6 +157,21 @@ func takes(m simulate.Machine) string {
 			}
 			s = append(s, p+" "+strings.Join(f, "/"))
 		}
+	}
+	return strings.Join(s, ", ")
+}
+
+// perPartitioner formats a figure per partitioner, "static 2, auto 9", or "not measured" if
+// there is none (a calibration recorded before the figure was).
+func perPartitioner(ns map[string]float64) string {
+	var s []string
+	for _, p := range []string{"static", "dynamic", "guided", "stealing", "auto"} {
+		if f, ok := ns[p]; ok {
+			s = append(s, fmt.Sprintf("%s %.1f", p, f))
+		}
+	}
+	if len(s) == 0 {
+		return "not measured"
 	}
 	return strings.Join(s, ", ")
 }

@@ -19,11 +19,21 @@ import (
 // that runs the calibration.
 type Machine struct {
 	SpinNs float64 `json:"spin_ns"` // one Spin iteration
-	// TakeNs[p][k-1] is one Next of partitioner p while k goroutines call Next on one run
-	// as fast as they can, k = 1..Procs: it includes contention on shared cursors.
-	TakeNs  map[string][]float64 `json:"take_ns"`
-	StealNs float64              `json:"steal_ns"` // one successful steal, uncontended
-	FailNs  float64              `json:"fail_ns"`  // one steal attempt on an empty victim
+	// TakeNs[p][k-1] is one Next of partitioner p that hands out a range, while k goroutines
+	// call Next on one run as fast as they can, k = 1..Procs: it includes contention on
+	// shared cursors. (Calibrations recorded before EmptyNs averaged each goroutine's last,
+	// empty Next in.)
+	TakeNs map[string][]float64 `json:"take_ns"`
+	// EmptyNs[p] is one Next of partitioner p that finds nothing: its worker's range or the
+	// shared cursor empty and no other worker listed to steal from (see emptyNexts). Missing
+	// from calibrations recorded before it was measured; Model then charges the take.
+	EmptyNs map[string]float64 `json:"empty_ns,omitempty"`
+	// PollNs[p], for a partitioner whose runs split, is one poll of an idle worker as pfor
+	// makes it: a Next that finds nothing, Idle, and a runtime.Gosched (see polls). Missing
+	// from calibrations recorded before it was measured; see Model.PollNs.
+	PollNs  map[string]float64 `json:"poll_ns,omitempty"`
+	StealNs float64            `json:"steal_ns"` // one successful steal, uncontended
+	FailNs  float64            `json:"fail_ns"`  // one steal attempt on an empty victim
 	// TransferNs is what a cache line costs to move between cores (see pingPong), which the
 	// simulation charges to a take from a shared cursor after another core's and to a steal
 	// (see Model.TransferNs); 0 with one proc.
@@ -50,7 +60,9 @@ type Machine struct {
 // the others start: on tiny, 2-worker calls of dynamic, 16 takes a call, ran slower than
 // static's by far more than 16 of its contended takes with 2 goroutines cost.)
 // The caller's slot starts after StartNs, the helpers' after ForkNs, and the call returns
-// JoinNs after the last slot ends, as measured on 2 workers.
+// JoinNs after the last slot ends, as measured on 2 workers. A Next that finds nothing costs
+// EmptyNs, or, for a calibration recorded without it, the take, whose figure then averaged
+// the empty Next in; a poll costs PollNs, or, without it, what Model.PollNs says.
 func (m Machine) Model(p string, workers int, unitNs float64) Model {
 	take := 0.0
 	if t := m.TakeNs[p]; len(t) > 0 {
@@ -59,7 +71,11 @@ func (m Machine) Model(p string, workers int, unitNs float64) Model {
 			take = t[0]
 		}
 	}
-	return Model{UnitNs: unitNs, TakeNs: take, StealNs: m.StealNs, FailNs: m.FailNs, TransferNs: m.TransferNs, CallNs: m.CallNs, StartNs: m.StartNs, ForkNs: m.ForkNs, JoinNs: m.JoinNs}
+	empty, ok := m.EmptyNs[p]
+	if !ok {
+		empty = take
+	}
+	return Model{UnitNs: unitNs, TakeNs: take, EmptyNs: empty, PollNs: m.PollNs[p], StealNs: m.StealNs, FailNs: m.FailNs, TransferNs: m.TransferNs, CallNs: m.CallNs, StartNs: m.StartNs, ForkNs: m.ForkNs, JoinNs: m.JoinNs}
 }
 
 // sharedCursor reports whether partitioner p takes from a shared cursor.
@@ -84,7 +100,7 @@ const minTrial = 5 * time.Millisecond
 
 // CalibrateMachine measures the costs of Machine. It takes about a second.
 func CalibrateMachine() Machine {
-	m := Machine{TakeNs: map[string][]float64{}, Procs: runtime.GOMAXPROCS(0)}
+	m := Machine{TakeNs: map[string][]float64{}, EmptyNs: map[string]float64{}, PollNs: map[string]float64{}, Procs: runtime.GOMAXPROCS(0)}
 	m.SpinNs = best(func() (time.Duration, float64) {
 		const iters = 1 << 20
 		t0 := time.Now()
@@ -98,7 +114,11 @@ func CalibrateMachine() Machine {
 	fj.batch()
 	for _, p := range impls.Partitioners() {
 		fj.batch()
-		m.TakeNs[p.Name] = takes(p, 1<<20, m.Procs)
+		m.EmptyNs[p.Name] = best(func() (time.Duration, float64) { return emptyNexts(p) })
+		if splits(p) {
+			m.PollNs[p.Name] = best(func() (time.Duration, float64) { return polls(p) })
+		}
+		m.TakeNs[p.Name] = takes(p, 1<<20, m.Procs, m.EmptyNs[p.Name])
 	}
 	m.StealNs = max(0, best(stealOnce)-m.TakeNs["stealing"][0])
 	fj.batch()
@@ -155,24 +175,32 @@ func typicalCounting(trial func() (time.Duration, float64), counts func(units fl
 }
 
 // CalibrateTakes returns the cost of a take of each partitioner on a range of n items, with
-// k = 1..procs goroutines taking at once, as Machine.TakeNs. A take costs more or less on a
-// short range than on the 2^20 items of the machine's calibration: with 2 goroutines on
-// tiny's 1,000 items, stealing's runs steal more often, and dynamic's 16 chunks end the
-// contention early, so that its take costs a fraction of what it does on the long range.
-func CalibrateTakes(n, procs int) map[string][]float64 {
+// k = 1..procs goroutines taking at once, as Machine.TakeNs; emptyNs are the partitioners'
+// Machine.EmptyNs (see takes). A take costs more or less on a short range than on the 2^20
+// items of the machine's calibration: with 2 goroutines on tiny's 1,000 items, stealing's
+// runs steal more often, and dynamic's 16 chunks end the contention early, so that its take
+// costs a fraction of what it does on the long range.
+func CalibrateTakes(n, procs int, emptyNs map[string]float64) map[string][]float64 {
 	t := map[string][]float64{}
 	for _, p := range impls.Partitioners() {
-		t[p.Name] = takes(p, n, procs)
+		t[p.Name] = takes(p, n, procs, emptyNs[p.Name])
 	}
 	return t
 }
 
 // takes returns the cost of one take of p on a range of n items with k = 1..procs goroutines
-// taking at once (see drain).
-func takes(p impls.Partitioner, n, procs int) []float64 {
+// taking at once (see drainFor): the time of the goroutines' Next loops less emptyNs for the
+// last, empty Next of each, over the Nexts that handed out a range. The simulation charges
+// the empty Nexts apart (see Model.EmptyNs), as many as its workers make: averaged in, a
+// figure measured with one empty Next in every two or three (auto's on a short range) was
+// charged for every Next, the many empty ones of idle workers that poll included.
+func takes(p impls.Partitioner, n, procs int, emptyNs float64) []float64 {
 	var t []float64
 	for k := 1; k <= procs; k++ {
-		trial := func() (time.Duration, float64) { return drain(p.New(nil), n, k) }
+		trial := func() (time.Duration, float64) {
+			spent, calls, empties := drainFor(p.New(nil), n, k, time.Millisecond)
+			return spent - time.Duration(empties*emptyNs), calls - empties
+		}
 		// Alone, the fastest trial is the undisturbed cost; with others, the fastest is
 		// the one where they happened not to overlap, so the typical trial counts.
 		pick := best
@@ -187,14 +215,16 @@ func takes(p impls.Partitioner, n, procs int) []float64 {
 // drain starts runs of p over n items with k workers, each driven by its own goroutine that
 // calls Next as fast as it can until it reports no more work, for a millisecond in all, and
 // returns the time the goroutines spent in their Next loops, added up, and the number of
-// Next calls. The goroutines start their loops together, so that with k > 1 they contend for
-// the whole run, as the workers of a loop over a cheap body do. Start is not timed: its cost
-// is paid once per call, not per take.
+// Next calls, the empty last one of each loop included. The goroutines start their loops
+// together, so that with k > 1 they contend for the whole run, as the workers of a loop over
+// a cheap body do. Start is not timed: its cost is paid once per call, not per take.
 func drain(p partition.Partitioner, n, k int) (time.Duration, float64) {
-	return drainFor(p, n, k, time.Millisecond)
+	spent, calls, _ := drainFor(p, n, k, time.Millisecond)
+	return spent, calls
 }
 
-// drainFor is drain for limit in all, and one run at least: a goroutine descheduled between
+// drainFor is drain for limit in all, and one run at least, and returns also how many of the
+// calls found nothing: one a loop, k a run. One run at least: a goroutine descheduled between
 // taking the start time and the first look at the clock would otherwise make none and report
 // 0 ns over 0 calls, a take of NaN (0/0), which best keeps (min with a NaN is NaN). In one CI
 // run, on a loaded machine, dynamic's predictions on tailheavy's 100 items came out NaN, with
@@ -205,10 +235,11 @@ func drain(p partition.Partitioner, n, k int) (time.Duration, float64) {
 // reuses it. A run that is not released allocates the spans of its ranges anew as its takes
 // and steals install them (see stealrange), which pfor's reused runs do not: on a short
 // range, each of an adaptive run's few takes carried a share of those allocations.
-func drainFor(p partition.Partitioner, n, k int, limit time.Duration) (time.Duration, float64) {
-	var spent, calls atomic.Int64
+func drainFor(p partition.Partitioner, n, k int, limit time.Duration) (spent time.Duration, calls, empties float64) {
+	var took, called atomic.Int64
 	t0 := time.Now()
-	for runs := 0; runs == 0 || time.Since(t0) < limit; runs++ {
+	runs := 0
+	for ; runs == 0 || time.Since(t0) < limit; runs++ {
 		run := p.Start(0, n, k)
 		var ready, done sync.WaitGroup
 		var start atomic.Bool
@@ -224,18 +255,16 @@ func drainFor(p partition.Partitioner, n, k int, limit time.Duration) (time.Dura
 				for _, _, ok := run.Next(w); ok; _, _, ok = run.Next(w) {
 					c++
 				}
-				spent.Add(int64(time.Since(t)))
-				calls.Add(c)
+				took.Add(int64(time.Since(t)))
+				called.Add(c)
 			})
 		}
 		ready.Wait()
 		start.Store(true) // releases the k loops at once
 		done.Wait()
-		if r, ok := run.(partproto.Releaser); ok {
-			r.Release()
-		}
+		release(run)
 	}
-	return time.Duration(spent.Load()), float64(calls.Load())
+	return time.Duration(took.Load()), float64(called.Load()), float64(runs * k)
 }
 
 // stealOnce times the Next calls of a worker that steals every time: worker 1 takes its

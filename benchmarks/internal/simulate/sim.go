@@ -1,8 +1,9 @@
 // Package simulate predicts how stealkit's partitioners scale beyond the cores at hand. It
 // drives a real partition.Run from one goroutine in virtual time: each simulated worker has a
 // clock; the worker with the smallest clock (the lowest index among equals) calls Next next,
-// and its clock advances by the cost of the call (a take, plus any steals and failed steal
-// attempts) and by the cost of the range it got, from the workload's per-item cost model
+// and its clock advances by the cost of the call (a take, a Next that finds nothing or an idle
+// worker's poll, plus any steals and failed steal attempts) and by the cost of the range it
+// got, from the workload's per-item cost model
 // (Instance.Cost) times the calibrated nanoseconds per cost unit. The stealing partitioners
 // read the driven worker's virtual clock. Workers claim the run's slots as pfor's caller and
 // helpers do: the caller starts slot 0, a helper claims the next free slot when it arrives,
@@ -49,9 +50,15 @@ type Model struct {
 	// calibration trial, since the cores of a shared machine do not run at one speed, and a
 	// static split waits for the slower while the balancing partitioners even it out.
 	WorkerUnitNs []float64
-	TakeNs       float64 // a Next that takes from the worker's own range or the shared cursor
-	StealNs      float64 // a successful steal, in addition to the take that follows it
-	FailNs       float64 // one steal attempt that finds nothing
+	TakeNs       float64 // a Next that hands out a range from the worker's own or the shared cursor
+	EmptyNs      float64 // a Next that finds nothing, its steal attempts aside
+	// PollNs is one poll of an idle worker: a Next that finds nothing, Idle and a Gosched,
+	// its steal attempts aside. 0 charges legacyPollNs: calibrations recorded before polls
+	// were measured have no figure, and a poll must cost something for virtual time to pass
+	// while workers poll.
+	PollNs  float64
+	StealNs float64 // a successful steal, in addition to the take that follows it
+	FailNs  float64 // one steal attempt that finds nothing
 	// TransferNs is what a cache line costs to move between cores. It is charged, for a
 	// partitioner with a shared cursor (impls.Partitioner.Shared), on each Next of a worker
 	// after another worker's Next and on each take of a restartChunk-item chunk while another
@@ -124,6 +131,10 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	run := p.New(func() int64 { return now }).Start(0, n, workers)
 	sr, stealing := run.(partproto.StealingRun)
 	split, _ := run.(partproto.SplittingRun)
+	poll := m.PollNs
+	if poll <= 0 {
+		poll = legacyPollNs
+	}
 
 	// Drivers are the goroutines that run the slots, as in pfor: the caller (driver 0)
 	// starts slot 0 at StartNs; each helper arrives at ForkNs and claims the next unclaimed
@@ -195,7 +206,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 			before = sr.Counts(w)
 		}
 		lo, hi, ok := run.Next(w)
-		dt := m.TakeNs
+		dt := 0.0 // what the Next costs beyond the take, the empty Next or the poll
 		// A take from a shared cursor pays a transfer after another worker's take. A take of a
 		// restartChunk-item chunk while another worker runs pays one in any case, and its chunk
 		// a restart even where it goes on from the worker's previous chunk: the restart trial
@@ -220,6 +231,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		switch {
 		case ok:
 			res.Chunks++
+			dt += m.TakeNs
 			if lo != last[d] || asTrial {
 				dt += restartCost(m.RestartNs, hi-lo)
 			}
@@ -232,21 +244,22 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 			heap.Fix(&q, 0)
 		case split != nil && split.Idle(w) && polls < maxPolls:
 			// Another worker holds a range it may give back: poll again once some other
-			// worker has moved on (pfor's workers yield and poll).
+			// worker has moved on (pfor's workers yield and poll). The poll's cost holds
+			// its Next.
 			polls++
-			clock[d] += dt + pollNs
+			clock[d] += dt + poll
 			if next := nextOther(clock, &q, d); next > clock[d] {
 				clock[d] = next
 			}
 			heap.Fix(&q, 0)
 		case claimed < workers: // the slot is done: claim the next
-			clock[d] += dt
+			clock[d] += dt + m.EmptyNs
 			end = max(end, clock[d])
 			slot[d] = claimed
 			claimed++
 			heap.Fix(&q, 0)
 		default:
-			clock[d] += dt
+			clock[d] += dt + m.EmptyNs
 			end = max(end, clock[d])
 			heap.Pop(&q)
 			working--
@@ -271,11 +284,12 @@ func restartCost(restartNs float64, n int) float64 {
 	return restartNs * min(1, float64(n)/restartChunk)
 }
 
-// pollNs is what one poll of an idle worker costs (a Gosched and a Next), and maxPolls bounds
-// the polls of a simulation.
+// legacyPollNs is what a poll of an idle worker cost the model before polls were measured:
+// a guess at a Gosched and a Next (and then a take was charged on top of it, the poll's Next
+// twice). maxPolls bounds the polls of a simulation.
 const (
-	pollNs   = 200
-	maxPolls = 1 << 24
+	legacyPollNs = 200
+	maxPolls     = 1 << 24
 )
 
 // piecewise is the rest [lo, hi) of a worker's range, processed step items at a time.

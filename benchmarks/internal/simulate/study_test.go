@@ -97,7 +97,7 @@ func TestValidation(t *testing.T) {
 // partitioner and number of goroutines; a workload's predictions, and its validation, charge
 // its own takes instead of the machine's.
 func TestWorkloadTakes(t *testing.T) {
-	takes := simulate.CalibrateTakes(1000, 2)
+	takes := simulate.CalibrateTakes(1000, 2, nil)
 	for _, p := range impls.Partitioners() {
 		if ts := takes[p.Name]; len(ts) != 2 || !(ts[0] > 0 && ts[1] > 0) {
 			t.Errorf("CalibrateTakes(1000, 2)[%s] = %v; want 2 positive costs", p.Name, ts)
