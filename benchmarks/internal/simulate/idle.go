@@ -12,9 +12,9 @@ import (
 
 // This file times what a worker that finds no work costs: a Next that finds nothing (every
 // worker's last Next, and the start of each poll) and an idle worker's poll. A Next that
-// finds nothing is far cheaper than a take: static's looks at one flag, the shared cursors'
-// load the cursor, and the stealing runs' find their worker's range empty and nobody listed
-// to steal from, without reading the clock (see partition's stealRun.Next).
+// finds nothing does less than a take: static's looks at one flag, the shared cursors' load
+// the cursor, and the stealing runs' find their worker's range empty and nobody listed to
+// steal from, without reading the clock (see partition's stealRun.Next).
 
 // idleRange is the length of the runs these trials start, and idleCalls how many Nexts or
 // polls a trial times.

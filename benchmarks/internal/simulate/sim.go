@@ -3,8 +3,8 @@
 // clock; the worker with the smallest clock (the lowest index among equals) calls Next next,
 // and its clock advances by the cost of the call (a take, a Next that finds nothing or an idle
 // worker's poll, plus any steals and failed steal attempts) and by the cost of the range it
-// got, from the workload's per-item cost model
-// (Instance.Cost) times the calibrated nanoseconds per cost unit. The stealing partitioners
+// got, from the workload's per-item cost model (Instance.Cost) times the calibrated
+// nanoseconds per cost unit. The stealing partitioners
 // read the driven worker's virtual clock. Workers claim the run's slots as pfor's caller and
 // helpers do: the caller starts slot 0, a helper claims the next free slot when it arrives,
 // and a worker whose slot is done claims the next free one. As pfor does with a
