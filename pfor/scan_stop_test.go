@@ -13,16 +13,17 @@ import (
 	"github.com/stealkit/stealkit/partition"
 )
 
-// stopScanInput returns 0, 1, ..., n-1 with n such that the scan plan's
-// middle blocks hold scanMinBlock elements, and the bounds of its middle
-// part.
+// stopScanInput returns 0, 1, ..., n-1 with n such that the scan plan
+// has three tiles, and the bounds of the first tile's middle part, whose
+// blocks are folded while the first part is scanned.
 func stopScanInput() (in []int, first, last int) {
-	n := 3 * scanBlocks * scanMinBlock
+	n := 3 * scanTile
 	in = make([]int, n)
 	for i := range in {
 		in[i] = i
 	}
-	return in, n / 3, n - n/3
+	first, last = newScanPlan(n).middle(0)
+	return in, first, last
 }
 
 // waitFor spins until f reports true, for at most 10 seconds.
@@ -75,7 +76,7 @@ func checkPanicStops(t *testing.T, workers int) {
 	for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
 		// Each worker finishes its block, and may start one more if it
 		// looks between blocks before the panicking one stops the scan.
-		bound := int64(2 * (workers + 1) * scanMinBlock)
+		bound := int64(2 * (workers + 1) * scanBlock)
 		var afters []int64
 		for range stopAttempts {
 			after := panicStopScan(t, p, workers)
@@ -87,7 +88,7 @@ func checkPanicStops(t *testing.T, workers int) {
 		}
 		if len(afters) == stopAttempts {
 			t.Errorf("%s: Scan called op %v times after op panicked, in %d scans; want at most %d blocks of %d in some scan",
-				p.Name(), afters, stopAttempts, 2*(workers+1), scanMinBlock)
+				p.Name(), afters, stopAttempts, 2*(workers+1), scanBlock)
 		}
 	}
 }
@@ -164,8 +165,8 @@ func checkCancelStops(t *testing.T, workers int) {
 			if out != nil || !errors.Is(err, context.Canceled) {
 				t.Errorf("%s: a scan canceled by op = %d elements, %v; want none, context.Canceled", p.Name(), len(out), err)
 			}
-			if after := calls.Load() - atCancel.Load(); after > int64((workers+1)*scanMinBlock) {
-				t.Errorf("%s: the scan called op %d times after ctx was canceled; want at most %d blocks of %d", p.Name(), after, workers+1, scanMinBlock)
+			if after := calls.Load() - atCancel.Load(); after > int64((workers+1)*scanBlock) {
+				t.Errorf("%s: the scan called op %d times after ctx was canceled; want at most %d blocks of %d", p.Name(), after, workers+1, scanBlock)
 			}
 		}
 	}
