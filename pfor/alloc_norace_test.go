@@ -34,3 +34,22 @@ func TestCallsAllocateAtMostTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestScanAllocatesPerCall: Scan allocates about as many objects for 24
+// tiles as for 2, with every partitioner: its result and O(1) besides, as
+// its doc says, not an object per tile. (The longer scan's result is large
+// enough to start a garbage collection, which empties the pools of jobs
+// and runs: a few more objects.)
+func TestScanAllocatesPerCall(t *testing.T) {
+	in := make([]int64, 24<<16)
+	add := func(a, b int64) int64 { return a + b }
+	for _, p := range []partition.Partitioner{partition.Static(), partition.Dynamic(1), partition.Stealing(), partition.Auto()} {
+		opts := []pfor.Option{pfor.WithWorkers(2), pfor.WithPartitioner(p)}
+		allocs := func(n int) float64 {
+			return testing.AllocsPerRun(20, func() { pfor.Scan(in[:n], 0, add, opts...) })
+		}
+		if short, long := allocs(2<<16), allocs(len(in)); long > short+4 {
+			t.Errorf("Scan with %s on 2 workers: %v allocations for %d elements, %v for %d; want at most 4 more", p.Name(), long, len(in), short, 2<<16)
+		}
+	}
+}

@@ -203,7 +203,7 @@ func scan[T any](ctx context.Context, call string, in []T, identity T, op func(T
 	if ctx != nil {
 		s.cancel = ctx.Done()
 	}
-	c.grain = 1 // tasks are the items: one at a time, the big one first
+	c = c.withGrain(1) // tasks are the items: one at a time, the big one first
 	if !s.tiles(ctx, c, identity) {
 		return nil, ctx.Err()
 	}
