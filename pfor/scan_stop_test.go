@@ -33,10 +33,10 @@ func waitFor(f func() bool) {
 	}
 }
 
-// TestScanPanicStopsBlocks: once op panics on the first element of the
-// first part (when another worker has begun folding a middle block, which
-// goes on once the panic is under way),
-// the other workers stop at their next block: the scan calls op for at
+// TestScanPanicStopsBlocks: once op panics on the first element (when
+// another worker has begun folding a block of the first tile's middle,
+// which goes on once the panic is under way), the other workers stop at
+// their next block: the scan calls op for at
 // most two blocks per worker more (in one of a few scans: see
 // checkPanicStops) before the panic reaches the caller as a *PanicError,
 // and never after; on one core or two, with more workers
@@ -136,8 +136,8 @@ func panicStopScan(t *testing.T, p partition.Partitioner, workers int) (after in
 // first element), ScanErr and ScanExclusiveErr start no block: they call
 // op for at most a block per worker more and return nil and ctx's error,
 // under either partitioner, on one core or two, with more workers than
-// cores too. Without the look between blocks, the first part
-// alone is a third of the input.
+// cores too. Without the look between blocks, the first third of the
+// first tile, 21 blocks, is scanned to its end.
 func TestScanErrCanceledStopsBlocks(t *testing.T) {
 	for _, c := range stopConfigs() {
 		t.Run(c.name, func(t *testing.T) {
