@@ -4,12 +4,12 @@ import "context"
 
 // scanPlan is the cut of a parallel scan of n elements, a function of n
 // only: the calls of op, and so the result's bits, are the same whatever
-// the workers. [0, n) is cut in tiles of scanTile to 2*scanTile elements,
-// tile t being [lo(t), lo(t+1)), and each tile in three: a first part of a
-// third of it, scanned from the carry into the tile; a middle part, cut in
-// blocks of scanBlock, each folded from identity, then scanned from its
-// carry; and a last part of a third, scanned from the carry out of the
-// middle.
+// the workers. [0, n) is cut in tiles of scanTile to 2*scanTile elements
+// (in one tile if n is shorter), tile t being [lo(t), lo(t+1)), and each
+// tile in three: a first part of a third of it, scanned from the carry
+// into the tile; a middle part, cut in blocks of scanBlock, each folded
+// from identity, then scanned from its carry; and a last part of a third,
+// scanned from the carry out of the middle.
 type scanPlan struct{ n, tiles int }
 
 func newScanPlan(n int) scanPlan { return scanPlan{n, max(1, n/scanTile)} }
