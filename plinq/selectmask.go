@@ -38,23 +38,30 @@ func selectMasks[T any](buf []uint64, b []T, pred func(T) bool) ([]uint64, []uin
 
 // selectBits sets the bits of m (clear, a bit per element of b) of the
 // elements pred keeps. Apart from selectMasks to keep its loop's values
-// few across the calls of pred.
+// few across the calls of pred: the eight elements' address is one
+// pointer, which moves to the next eight only while they are all in b.
 //
 //go:noinline
 func selectBits[T any](m []uint64, b []T, pred func(T) bool) {
-	var f [8]bool // f[k]: pred(b[i+k]); read as the bytes of one word
+	var f [8]bool // f[k]: pred(e[k]); read as the bytes of one word
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		e := b[i : i+8 : i+8]
-		f[0] = pred(e[0]) // one call a statement: no result is kept in a temporary
-		f[1] = pred(e[1])
-		f[2] = pred(e[2])
-		f[3] = pred(e[3])
-		f[4] = pred(e[4])
-		f[5] = pred(e[5])
-		f[6] = pred(e[6])
-		f[7] = pred(e[7])
-		m[i/64] |= gather8(*(*uint64)(unsafe.Pointer(&f))) << (i % 64)
+	if len(b) >= 8 {
+		e := (*[8]T)(b)
+		for {
+			f[0] = pred(e[0]) // one call a statement: no result is kept in a temporary
+			f[1] = pred(e[1])
+			f[2] = pred(e[2])
+			f[3] = pred(e[3])
+			f[4] = pred(e[4])
+			f[5] = pred(e[5])
+			f[6] = pred(e[6])
+			f[7] = pred(e[7])
+			m[i/64] |= gather8(*(*uint64)(unsafe.Pointer(&f))) << (i % 64)
+			if i += 8; i+8 > len(b) {
+				break
+			}
+			e = (*[8]T)(unsafe.Add(unsafe.Pointer(e), unsafe.Sizeof(*e)))
+		}
 	}
 	for ; i < len(b); i++ {
 		if pred(b[i]) {
