@@ -39,7 +39,7 @@ func (p cursorPartitioner) Name() string { return p.name }
 func (p cursorPartitioner) Start(lo, hi, workers int) Run {
 	p.checkStart(lo, hi, workers)
 	r := newCursorRun()
-	r.p, r.lo, r.n, r.div = p, lo, size(lo, hi), 2*uint64(workers)
+	r.p, r.lo, r.n, r.div, r.workers = p, lo, size(lo, hi), 2*uint64(workers), workers
 	r.off.Store(0)
 	return r
 }
@@ -49,11 +49,17 @@ type cursorRun struct {
 	lo  int
 	n   uint64
 	div uint64
-	_   [64]byte      // keep the hot cursor off the read-only fields' line
-	off atomic.Uint64 // items handed out so far, <= n
+	// workers is what Next checks w against: the cursor is shared, and
+	// worker w's calls differ from the others' in nothing else.
+	workers int
+	_       [64]byte      // keep the hot cursor off the read-only fields' line
+	off     atomic.Uint64 // items handed out so far, <= n
 }
 
-func (r *cursorRun) Next(int) (lo, hi int, ok bool) {
+func (r *cursorRun) Next(w int) (lo, hi int, ok bool) {
+	if uint(w) >= uint(r.workers) {
+		panic(badWorker(r.p.name, r.workers, "Next", w))
+	}
 	for {
 		o := r.off.Load()
 		if o >= r.n {

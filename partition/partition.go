@@ -56,7 +56,9 @@ type Run interface {
 	// it reports ok == false too, get every index left. Next may be called
 	// again after that: Static's, Dynamic's and Guided's runs keep
 	// reporting ok == false, but a stealing run's may return a range it can
-	// steal by then.
+	// steal by then. w must be in [0, workers) of the Start that made the
+	// run: the runs of this package panic otherwise, with a message naming
+	// the package, the partitioner, its workers and w.
 	Next(w int) (lo, hi int, ok bool)
 }
 

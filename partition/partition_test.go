@@ -336,3 +336,40 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerOutOfRange: every run panics, naming the package, the
+// partitioner, its workers and w, when a method that takes a worker gets
+// one outside [0, workers): below 0, at workers and far above.
+func TestWorkerOutOfRange(t *testing.T) {
+	expect := func(t *testing.T, call, want string, f func()) {
+		t.Helper()
+		defer func() {
+			if r := recover(); fmt.Sprint(r) != want {
+				t.Errorf("%s: panic %v; want %q", call, r, want)
+			}
+		}()
+		f()
+	}
+	for _, p := range all() {
+		for _, w := range []int{-1, 2, 3, math.MaxInt, math.MinInt} {
+			run := p.Start(0, 100, 2)
+			run.Next(1) // a run in progress: its checks are not Start's
+			prefix := fmt.Sprintf("partition: %s run of 2 workers: ", p.Name())
+			expect(t, fmt.Sprintf("%s: Next(%d)", p.Name(), w), prefix+fmt.Sprintf("Next(%d): worker out of range", w), func() { run.Next(w) })
+			split, ok := run.(partproto.SplittingRun)
+			if !ok {
+				continue
+			}
+			for call, f := range map[string]func(){
+				"Hungry":   func() { split.Hungry(w, 1) },
+				"GiveBack": func() { split.GiveBack(w, 1) },
+				"Idle":     func() { split.Idle(w) },
+				"Piece":    func() { split.Piece(w) },
+				"Counts":   func() { split.Counts(w) },
+				"Stolen":   func() { split.Stolen(w) },
+			} {
+				expect(t, fmt.Sprintf("%s: %s(%d)", p.Name(), call, w), prefix+fmt.Sprintf("%s(%d): worker out of range", call, w), f)
+			}
+		}
+	}
+}

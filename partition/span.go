@@ -31,6 +31,18 @@ func checkStart(call string, lo, hi, workers int) {
 	}
 }
 
+// badWorker returns the panic message for a call of a run of the
+// partitioner named name, for workers workers, that got a worker w outside
+// [0, workers). Runs check uint(w) >= uint(workers), one compare, and panic
+// with it: as the panic is in their own code, the compiler knows that w is
+// in range after the check and drops its bounds check of their per-worker
+// state. noinline keeps the formatting out of their code.
+//
+//go:noinline
+func badWorker(name string, workers int, call string, w int) string {
+	return fmt.Sprintf("partition: %s run of %d workers: %s(%d): worker out of range", name, workers, call, w)
+}
+
 // checkStart is checkStart for p, which names p only if the arguments
 // are bad: a good Start allocates nothing (TestRunsDoNotAllocate), and
 // makes no call (see badStart).

@@ -26,6 +26,9 @@ type staticRun struct {
 }
 
 func (r *staticRun) Next(w int) (lo, hi int, ok bool) {
+	if uint(w) >= uint(len(r.done)) {
+		panic(badWorker("static", len(r.done), "Next", w))
+	}
 	if r.done[w] {
 		return 0, 0, false
 	}

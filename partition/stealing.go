@@ -240,7 +240,7 @@ type workerState struct {
 }
 
 func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
-	me := &r.ws[w]
+	me := r.worker(w, "Next")
 	// An empty range stays empty until w gives back or steals (thieves only
 	// take from it): then w measures only if its steal succeeds, so that a
 	// Next that finds nothing (the last of each worker's run, and every poll
@@ -315,7 +315,7 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // waits yet, so that one whose Next finds nothing at the end of an even
 // loop, a moment before the others, does not wait for their last pieces.
 func (r *stealRun) Hungry(w, next int) bool {
-	me := &r.ws[w]
+	me := r.worker(w, "Hungry")
 	if me.hi-next <= me.piece {
 		r.holds(me, false) // the last piece: nothing to give back
 	}
@@ -369,7 +369,7 @@ func (r *stealRun) holds(me *stealWorker, on bool) {
 }
 
 func (r *stealRun) GiveBack(w, from int) {
-	me := &r.ws[w]
+	me := r.worker(w, "GiveBack")
 	me.own.GiveBack(from)
 	me.taken = from - me.lo // what w processed, for the adaptive batch size
 	me.gave = true
@@ -409,7 +409,7 @@ func (r *stealRun) unlist(v int) {
 // the rest of them to their holders: with many workers, the ranges that the
 // dearest items sit in, taken before anyone was idle.
 func (r *stealRun) Idle(w int) bool {
-	me := &r.ws[w]
+	me := r.worker(w, "Idle")
 	if r.holding.Load() > 0 { // w is not holding: its Next just failed
 		if !me.waiting {
 			me.waiting = true
@@ -424,7 +424,7 @@ func (r *stealRun) Idle(w int) bool {
 	return false
 }
 
-func (r *stealRun) Piece(w int) int { return r.ws[w].piece }
+func (r *stealRun) Piece(w int) int { return r.worker(w, "Piece").piece }
 
 // measure updates w's cost per item from how long its ranges since its last
 // reading of the clock took and, for adaptive runs, sizes its next batch from
@@ -640,5 +640,25 @@ func (me *stealWorker) next() uint64 {
 	return x
 }
 
-func (r *stealRun) Counts(w int) partproto.Counts { return r.ws[w].counts }
-func (r *stealRun) Stolen(w int) bool             { return r.ws[w].stolen }
+func (r *stealRun) Counts(w int) partproto.Counts { return r.worker(w, "Counts").counts }
+func (r *stealRun) Stolen(w int) bool             { return r.worker(w, "Stolen").stolen }
+
+// worker returns w's state, for a call of r's method call; it panics if w
+// is not one of r's workers.
+func (r *stealRun) worker(w int, call string) *stealWorker {
+	if uint(w) >= uint(len(r.ws)) {
+		panic(r.badWorker(call, w))
+	}
+	return &r.ws[w]
+}
+
+// badWorker is the package's badWorker for r.
+//
+//go:noinline
+func (r *stealRun) badWorker(call string, w int) string {
+	name := "stealing"
+	if r.adaptive {
+		name = "auto"
+	}
+	return badWorker(name, len(r.ws), call, w)
+}
