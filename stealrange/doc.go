@@ -31,7 +31,8 @@
 // concurrently with everything; so may r.StealFrom(v) as far as v is
 // concerned: to v it is a thief. Reuse is for Ranges no longer in use (see
 // Range.Reuse). New may be called from any goroutine; bad arguments panic
-// with a message naming the package and the values.
+// with a message naming the package and the values. The zero Range is an
+// empty range, ready for use.
 //
 // # Where the proofs are
 //

@@ -48,6 +48,7 @@ const maxThreads = 4
 type scenario struct {
 	name     string
 	lo, hi   int     // the Range is New(lo, hi)
+	zero     bool    // or, if set, a zero Range (set lo = hi = MinInt: it is [MinInt, MinInt))
 	ones     int     // the owner first calls TryTakeOne up to ones times, then
 	batch    int     // TryTake(batch) until exhausted; batch 0: TryTakeOne throughout
 	reset    bool    // then, if set, Reset(rlo, rhi) and takes until
@@ -227,6 +228,9 @@ func (x *explorer) explore() error {
 func (x *explorer) execute() (err error) {
 	sc := x.sc
 	r := New(sc.lo, sc.hi)
+	if sc.zero {
+		r = new(Range)
+	}
 	nthreads := 1 + len(sc.thieves)
 	s := stepsched.New[stepKind](nthreads)
 	stepHook = func(of *Range, k stepKind) {
@@ -520,6 +524,12 @@ func explorerScenarios() []scenario {
 	add(resets("Reset/above-with-gap", 0, 12, scenario{batch: 2, thieves: mixed}, rs, rs))
 	add(resets("Reset/TryTakeOne/above-with-gap", 0, 12, scenario{thieves: mixed}, rs, rs))
 	add(resets("Reset/ending-at-MaxInt", math.MaxInt-2, math.MaxInt-20, scenario{batch: 2, thieves: mixed}, []int{2}, rs))
+	// A zero Range is empty and ready for use: the owner finds it exhausted
+	// and Resets it while thieves, with TrySteal and with StealFrom, try it
+	// before, during and after the Reset.
+	add(resets("Reset/of-a-zero-Range", math.MinInt, math.MinInt, scenario{zero: true, batch: 2, thieves: mixed}, []int{0}, rs))
+	add(resets("Reset/of-a-zero-Range/StealFrom", math.MinInt, math.MinInt,
+		scenario{zero: true, batch: 2, thieves: []thief{{attempts: 2, into: true}, {attempts: 1}}}, []int{0}, rs))
 	add(giveBackExplorerScenarios())
 	add(stealFromExplorerScenarios())
 	return scs

@@ -114,7 +114,7 @@ var mirrored = []string{
 	"r.limit = s.mid",
 	"if l < s.mid {",
 	"return fromPos(l), fromPos(s.mid), true",
-	"if s.mid == s.end || l > s.mid {",
+	"if s == nil || s.mid == s.end || l > s.mid {",
 	"n = carve(l, s.mid)",
 	"n = thief.ownerCarve(l, s.mid)",
 	"if !r.steal.CompareAndSwap(s, n) {",
@@ -582,7 +582,9 @@ func (m *model) stealStep(s *mstate, th int, t *mthread) string {
 		return ""
 	case pcStealLow:
 		t.l = s.low // l := r.low.Load()
-		// if s.mid == s.end || l > s.mid {
+		// if s == nil || s.mid == s.end || l > s.mid {
+		// (The model's spans are never nil: it starts a zero Range as New(MinInt,
+		// MinInt), whose empty span backs every thief off at this check, as nil does.)
 		if t.s.mid == t.s.end || m.dec(t.l) > m.dec(t.s.mid) && m.v != thiefIgnoresLow {
 			m.attemptDone(th, t, false)
 			return ""

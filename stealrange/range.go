@@ -29,6 +29,13 @@ import (
 //	low   atomic.Uint64         next position the owner will reserve; written only by the owner
 //	steal atomic.Pointer[span]  the steal range [mid, end); replaced only by CAS of a fresh span
 //
+// In a zero Range both are zero: low is the position of MinInt, limit too,
+// and steal is nil, which every operation reads as an empty span, one that
+// no thief can win (a thief backs off from an empty span before its CAS).
+// So the zero Range is the empty range [MinInt, MinInt), as New(MinInt,
+// MinInt) makes it, except that the first Reset or Reuse installs its first
+// span; a nil steal is never installed again.
+//
 // A span is fresh if its address has not been installed in any Range in
 // this epoch of the Range whose owner handed it out (see Allocation): no
 // goroutine can hold it from an earlier install, so a CAS that compares
@@ -89,9 +96,9 @@ import (
 // the steal range before its CAS), so a caller that acts on a 0 must look
 // again after a change it is told of.
 //
-// TrySteal: load steal, then load low; if the span is empty or low > mid the
-// attempt fails (the owner has reached the steal range; it will take the rest
-// with its CAS). Otherwise CAS the span to carve(low, mid); a win takes
+// TrySteal: load steal, then load low; if the span is empty (or nil) or
+// low > mid the attempt fails (the owner has reached the steal range; it
+// will take the rest with its CAS). Otherwise CAS the span to carve(low, mid); a win takes
 // [mid, end) of the old span and linearizes at the CAS; a loss is a failed
 // attempt, linearized at the CAS.
 //
@@ -125,8 +132,9 @@ import (
 // block, so that a Range reused for run after run stops allocating once its
 // blocks hold what one run installs.
 //
-// Make a Range with New, or Reuse a zero one: the zero Range itself is not
-// ready for use. A Range must not be copied after first use.
+// The zero Range is an empty range, ready for use: the owner's takes report
+// it exhausted, steals find nothing, and Reset or Reuse gives it indices. A
+// Range must not be copied after first use.
 type Range struct {
 	low   atomic.Uint64        // next position the owner reserves; written only by the owner
 	steal atomic.Pointer[span] // current steal range; replaced only by CAS of a fresh span, or by Reset
@@ -361,8 +369,8 @@ func (r *Range) steal1(thief *Range) (lo, hi int, ok bool) {
 	s := r.steal.Load()
 	r.step(stepStealLow)
 	l := r.low.Load()
-	if s.mid == s.end || l > s.mid {
-		return 0, 0, false // nothing stealable, or the owner has reached the steal range
+	if s == nil || s.mid == s.end || l > s.mid {
+		return 0, 0, false // nothing stealable (nil: a zero Range), or the owner has reached the steal range
 	}
 	var n *span
 	if thief == nil {
@@ -390,7 +398,7 @@ func (r *Range) steal1(thief *Range) (lo, hi int, ok bool) {
 func (r *Range) Stealable() int {
 	s := r.steal.Load()
 	l := r.low.Load()
-	if s.mid == s.end || l > s.mid {
+	if s == nil || s.mid == s.end || l > s.mid {
 		return 0
 	}
 	return int(min(s.end-s.mid, math.MaxInt))
@@ -494,9 +502,9 @@ func (r *Range) GiveBack(from int) {
 // may take first. It is executed only by the owner. O(1): two atomic loads.
 func (r *Range) Remaining() int {
 	l := r.low.Load() // only the owner writes low: this reads its own last store
-	e := r.steal.Load().end
-	if l >= e {
-		return 0
+	s := r.steal.Load()
+	if s == nil || l >= s.end {
+		return 0 // nil: a zero Range
 	}
-	return int(min(e-l, math.MaxInt))
+	return int(min(s.end-l, math.MaxInt))
 }

@@ -268,3 +268,63 @@ func TestRangeSize(t *testing.T) {
 		t.Errorf("unsafe.Sizeof(Range{}) = %d on %d-byte words; want 128 on 64-bit platforms, at most 128 on others", got, unsafe.Sizeof(uintptr(0)))
 	}
 }
+
+// TestZeroRange: a zero Range is an empty range, ready for use: every
+// operation finds nothing, from the owner and from thieves, a thief's
+// StealFrom gets nothing from it, and a Reset (or Reuse) of it hands out
+// each index of its new range once.
+func TestZeroRange(t *testing.T) {
+	var r Range
+	if i, ok := r.TryTakeOne(); ok {
+		t.Errorf("zero Range: TryTakeOne() = %d, true; want false", i)
+	}
+	if lo, hi, ok := r.TryTake(4); ok {
+		t.Errorf("zero Range: TryTake(4) = %d, %d, true; want false", lo, hi)
+	}
+	if lo, hi, ok := r.TrySteal(); ok {
+		t.Errorf("zero Range: TrySteal() = %d, %d, true; want false", lo, hi)
+	}
+	if lo, hi, ok := New(0, 0).StealFrom(&r); ok {
+		t.Errorf("zero Range: New(0, 0).StealFrom(it) = %d, %d, true; want false", lo, hi)
+	}
+	if n := r.Stealable(); n != 0 {
+		t.Errorf("zero Range: Stealable() = %d; want 0", n)
+	}
+	if n := r.Remaining(); n != 0 {
+		t.Errorf("zero Range: Remaining() = %d; want 0", n)
+	}
+	mustPanic(t, "zero Range: GiveBack(0)", "stealrange: GiveBack(0): no batch taken to give back", func() { r.GiveBack(0) })
+
+	for name, start := range map[string]func(r *Range){
+		"Reset(3, 40)": func(r *Range) { r.Reset(3, 40) },
+		"Reuse(3, 40)": func(r *Range) { r.Reuse(3, 40) },
+		"StealFrom(New(3, 40))": func(r *Range) {
+			v := New(3, 40)
+			if _, _, ok := r.StealFrom(v); !ok {
+				t.Fatalf("zero Range: StealFrom(New(3, 40)) = false; want a chunk")
+			}
+			v.Reset(0, 0) // what r did not get is dropped: count what r got
+		},
+	} {
+		var r Range
+		start(&r)
+		want := r.Remaining()
+		seen := map[int]bool{}
+		if lo, hi, ok := r.TrySteal(); ok { // a thief first, then the owner takes the rest
+			for i := lo; i < hi; i++ {
+				seen[i] = true
+			}
+		}
+		for lo, hi, ok := r.TryTake(3); ok; lo, hi, ok = r.TryTake(3) {
+			for i := lo; i < hi; i++ {
+				if seen[i] {
+					t.Fatalf("zero Range, then %s: index %d handed out twice", name, i)
+				}
+				seen[i] = true
+			}
+		}
+		if len(seen) != want || want == 0 {
+			t.Errorf("zero Range, then %s: %d indices handed out, Remaining() was %d; want the same, not 0", name, len(seen), want)
+		}
+	}
+}
