@@ -22,7 +22,15 @@
 //
 // Errors and cancellation: the ...Err forms take a context.Context and bodies
 // that return errors; the first error, or the context's, stops new chunks
-// from starting and is returned.
+// from starting and is returned. The context's error, here and in a Group,
+// is ctx.Err() itself unless the context was canceled with another cause
+// (context.WithCancelCause, WithTimeoutCause, WithDeadlineCause); then it
+// is an error that wraps both, "context canceled: " and the cause, so that
+// errors.Is finds context.Canceled (or DeadlineExceeded) and the cause.
+// (errgroup does not stop on a context: Wait returns what its functions
+// returned, and WithContext's context carries the first error as its
+// cause. Our calls stop on the context themselves, so their error says
+// why, and stays a cancellation to errors.Is.)
 //
 // One pool: loops and tasks (Join, Do, Group, futures, Sort) run on the
 // same GOMAXPROCS-1 pool workers. Nesting: a body may itself call pfor,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/pprof"
 
+	"github.com/stealkit/stealkit/internal/ctxerr"
 	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/internal/sched"
 	"github.com/stealkit/stealkit/partition"
@@ -26,7 +27,7 @@ func execute(ctx context.Context, lo, hi int, c config, body func(slot, lo, hi i
 // has stopped.
 func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	if ctx != nil {
-		if err := ctx.Err(); err != nil {
+		if err := ctxerr.Of(ctx); err != nil {
 			return err
 		}
 	}

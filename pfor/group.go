@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/stealkit/stealkit/internal/ctxerr"
 	"github.com/stealkit/stealkit/internal/sched"
 )
 
@@ -207,7 +208,7 @@ func (g *Group) skip() bool {
 		case <-g.halt:
 			g.mu.Lock()
 			if g.canceled == nil {
-				g.canceled = g.ctx.Err()
+				g.canceled = ctxerr.Of(g.ctx)
 			}
 			g.mu.Unlock()
 			g.stop.Store(true)

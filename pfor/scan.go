@@ -3,6 +3,8 @@ package pfor
 import (
 	"context"
 	"sync/atomic"
+
+	"github.com/stealkit/stealkit/internal/ctxerr"
 )
 
 // Scan returns the inclusive prefix combination of in: out[i] is in[0],
@@ -187,7 +189,7 @@ func (s *scanner[T]) fold(lo, hi int, acc T) T {
 func scan[T any](ctx context.Context, call string, in []T, identity T, op func(T, T) T, inclusive bool, opts []Option) ([]T, error) {
 	c := configure(call, opts)
 	if ctx != nil {
-		if err := ctx.Err(); err != nil {
+		if err := ctxerr.Of(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -205,7 +207,7 @@ func scan[T any](ctx context.Context, call string, in []T, identity T, op func(T
 	}
 	c = c.withGrain(1) // tasks are the items: one at a time, the big one first
 	if !s.tiles(ctx, c, identity) {
-		return nil, ctx.Err()
+		return nil, ctxerr.Of(ctx)
 	}
 	return s.out, nil
 }

@@ -135,3 +135,47 @@ func TestCancelWhileIterating(t *testing.T) {
 		t.Errorf("nested canceled query: ToSlice returned %v; want context.Canceled", err)
 	}
 }
+
+// TestCtxErrCarriesCause: a query whose context is done with a cause of
+// its own (context.WithCancelCause, WithTimeoutCause) returns an error
+// that is both the context's error and the cause to errors.Is, from every
+// terminal operation when the context is done before it starts, and from
+// a run canceled midway: by the query's own context, and by the second of
+// two contexts, which pfor's loops do not watch.
+func TestCtxErrCarriesCause(t *testing.T) {
+	errShutdown := errors.New("shutting down")
+	caused, cancel := context.WithCancelCause(context.Background())
+	cancel(errShutdown)
+	timed, stop := context.WithTimeoutCause(context.Background(), time.Nanosecond, errShutdown)
+	defer stop()
+	<-timed.Done()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		want error
+	}{{"WithCancelCause", caused, context.Canceled}, {"WithTimeoutCause", timed, context.DeadlineExceeded}} {
+		q := plinq.Range(0, 1000).WithContext(c.ctx)
+		for _, term := range terminals {
+			if got, err := term.try(q); !errors.Is(err, c.want) || !errors.Is(err, errShutdown) {
+				t.Errorf("%s: %s = %v, %v; want an error that is %v and the cause", c.name, term.name, got, err, c.want)
+			}
+		}
+	}
+	for _, second := range []bool{false, true} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		var seen atomic.Int64
+		q := plinq.Range(0, 1<<20).Where(func(int) bool {
+			if seen.Add(1) == 5000 {
+				cancel(errShutdown)
+			}
+			return true
+		})
+		if second {
+			q = q.WithContext(context.Background())
+		}
+		_, err := q.WithContext(ctx).ToSlice()
+		if !errors.Is(err, context.Canceled) || !errors.Is(err, errShutdown) {
+			t.Errorf("ToSlice canceled midway (second context %v): %v; want an error that is context.Canceled and the cause", second, err)
+		}
+	}
+}

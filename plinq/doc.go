@@ -69,7 +69,8 @@
 // other results are then zero values. A run fails for two reasons:
 //
 //   - a context added by q.WithContext is done: no more work starts, work in
-//     progress stops at its next batch, and the error is ctx.Err();
+//     progress stops at its next batch, and the error is ctx.Err(), with
+//     the context's cause wrapped in it if it has another (as in pfor);
 //   - a function passed to SelectErr or ForAllErr returned an error: the error is that
 //     of the first failing element in query order, the error a sequential
 //     loop would return, whatever the workers (errgroup returns the first

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/stealkit/stealkit/internal/callname"
+	"github.com/stealkit/stealkit/internal/ctxerr"
 	"github.com/stealkit/stealkit/pfor"
 )
 
@@ -148,7 +149,7 @@ func loopOver[S any](x *exec, opts []pfor.Option, lo, hi int, init func(w *worke
 // that of the first such context in the query's list.
 func (x *exec) check() {
 	for _, c := range x.ctxs {
-		if err := c.Err(); err != nil {
+		if err := ctxerr.Of(c); err != nil {
 			panic(stop{err})
 		}
 	}

@@ -61,7 +61,8 @@ func (q Query[T]) With(opts ...pfor.Option) Query[T] {
 // WithContext returns q with ctx added to its contexts: once any of them
 // is done, a running terminal operation starts no more work, every chunk in
 // progress stops at its next batch, and the terminal operation returns the
-// done context's error, ctx.Err() (if several are done, that of the one
+// done context's error, ctx.Err(), with its cause wrapped in it if it has
+// another, as pfor's calls return it (if several are done, that of the one
 // added first). A terminal operation whose context is done
 // before it starts calls no function of the query. WithContext panics if
 // ctx is nil.

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stealkit/stealkit/internal/ctxerr"
 	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
@@ -249,7 +250,7 @@ func (j *Job) stopped() bool {
 		select {
 		case <-j.halt:
 			j.mu.Lock()
-			j.canceled = j.ctx.Err()
+			j.canceled = ctxerr.Of(j.ctx)
 			j.mu.Unlock()
 			j.stop.Store(true)
 		default:
