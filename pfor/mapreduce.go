@@ -1,6 +1,9 @@
 package pfor
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // Map returns []U{f(in[0]), f(in[1]), ...}, computing the elements in
 // parallel. f is called concurrently from several goroutines, once per
@@ -94,10 +97,14 @@ func Reduce[T, A any](in []T, identity A, fold func(A, T) A, combine func(A, A) 
 // results in index order, as Reduce does for in[0], in[1], ... Blocks start
 // at lo, so ReduceRange(0, len(in), identity, func(a A, i int) A { return
 // f(a, in[i]) }, combine) makes the same calls as Reduce(in, identity, f,
-// combine), with the same determinism. ReduceRange panics if hi < lo, or
-// fold, combine or an option is nil.
+// combine), with the same determinism. ReduceRange panics if hi < lo, if
+// [lo, hi) holds more than MaxInt indices (as [MinInt, MaxInt) does: Reduce
+// counts its items in an int), or if fold, combine or an option is nil.
 func ReduceRange[A any](lo, hi int, identity A, fold func(acc A, i int) A, combine func(A, A) A, opts ...Option) A {
 	checkRange("ReduceRange", lo, hi)
+	if hi-lo < 0 { // the count wrapped: hi >= lo
+		panic(fmt.Sprintf("pfor: ReduceRange(%d, %d): more than MaxInt indices", lo, hi))
+	}
 	checkFunc("ReduceRange", "fold", fold == nil)
 	checkFunc("ReduceRange", "combine", combine == nil)
 	return reduce(configure("ReduceRange", opts), hi-lo, identity, func(acc A, b0, b1 int) A {
@@ -115,7 +122,10 @@ func reduce[A any](c config, n int, identity A, foldBlock func(acc A, lo, hi int
 	if block == 0 {
 		block = max(1024, n/4096)
 	}
-	blocks := (n + block - 1) / block
+	blocks := 0
+	if n > 0 {
+		blocks = (n-1)/block + 1 // n+block-1 can overflow
+	}
 	if blocks <= 1 {
 		acc := identity
 		guard(c.call, func() { acc = foldBlock(identity, 0, n) })
@@ -125,7 +135,7 @@ func reduce[A any](c config, n int, identity A, foldBlock func(acc A, lo, hi int
 	c.grain = 0 // blocks are the items now: let the partitioner choose how many to take
 	execute(nil, 0, blocks, c, func(_, lo, hi int) error {
 		for b := lo; b < hi; b++ {
-			partial[b] = foldBlock(identity, b*block, min((b+1)*block, n))
+			partial[b] = foldBlock(identity, b*block, b*block+min(block, n-b*block)) // (b+1)*block can overflow
 		}
 		return nil
 	})

@@ -189,6 +189,12 @@ func TestBadInput(t *testing.T) {
 			pfor.Reduce([]int{1}, 0, func(a, b int) int { return a }, nil)
 		}},
 		{"Do nil", "pfor: Do: fns[1] is nil", func() { pfor.Do(func() {}, nil) }},
+		{"ReduceRange(MinInt, MaxInt)", fmt.Sprintf("pfor: ReduceRange(%d, %d): more than MaxInt indices", math.MinInt, math.MaxInt), func() {
+			pfor.ReduceRange(math.MinInt, math.MaxInt, 0, func(a, i int) int { return a }, func(a, b int) int { return a })
+		}},
+		{"ReduceRange(-1, MaxInt)", fmt.Sprintf("pfor: ReduceRange(-1, %d): more than MaxInt indices", math.MaxInt), func() {
+			pfor.ReduceRange(-1, math.MaxInt, 0, func(a, i int) int { return a }, func(a, b int) int { return a })
+		}},
 		{"ChunksLocal nil init", "pfor: ChunksLocal: init is nil", func() {
 			pfor.ChunksLocal[int](0, 1, nil, func(int, int, int) {}, nil)
 		}},
