@@ -56,7 +56,12 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 		lo = j.solo(lo, hi)
 	}
 	if lo < hi && !j.Halted() {
-		j.Start(c.partitioner().Start(lo, hi, int(slots)))
+		p := c.partitioner()
+		run := p.Start(lo, hi, int(slots))
+		if run == nil {
+			panic(fmt.Sprintf("pfor: %s: partitioner %q: Start(%d, %d, %d) returned a nil Run", c.call, p.Name(), lo, hi, slots))
+		}
+		j.Start(run)
 		late := j.Drive(thePool.Pool, thePool.Post(&j.Job, int(slots)-1))
 		if adapts {
 			noteCall(late)

@@ -35,7 +35,10 @@ func WithWorkers(n int) Option {
 }
 
 // WithPartitioner sets how indices are divided among workers; the default is
-// partition.Auto(). It panics if p is nil.
+// partition.Auto(). It panics if p is nil. A call whose partitioner's Start
+// returns a nil Run panics, naming the call and p. The ranges a Run's Next
+// hands out are not checked: they must be non-empty and within [lo, hi),
+// as partition.Run requires, for the call to run each index once.
 func WithPartitioner(p partition.Partitioner) Option {
 	if p == nil {
 		panic("pfor: WithPartitioner(nil)")

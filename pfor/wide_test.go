@@ -3,6 +3,7 @@ package pfor_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"sync"
 	"testing"
@@ -98,4 +99,24 @@ func TestReduceRangeNearMaxInt(t *testing.T) {
 	if pe == nil || pe.Value != "stop" || len(started) != 2 || !started[0] || !started[g] {
 		t.Errorf("ReduceRange(0, MaxInt) with grain %d: blocks began at %v, panic %v; want blocks at 0 and %d, and fold's panic", g, started, pe, g)
 	}
+}
+
+// nilRunPartitioner's Start returns a nil Run.
+type nilRunPartitioner struct{}
+
+func (nilRunPartitioner) Name() string                            { return "nilrun" }
+func (nilRunPartitioner) Start(lo, hi, workers int) partition.Run { return nil }
+
+// TestNilRun: a call whose partitioner's Start returns a nil Run panics,
+// naming the call, the partitioner and Start's arguments, before any body
+// runs.
+func TestNilRun(t *testing.T) {
+	called := false
+	defer func() {
+		want := `pfor: Chunks: partitioner "nilrun": Start(0, 10, 2) returned a nil Run`
+		if r := recover(); fmt.Sprint(r) != want || called {
+			t.Errorf("Chunks with a nil Run: panic %v, body called %v; want %q, no body", r, called, want)
+		}
+	}()
+	pfor.Chunks(0, 10, func(int, int) { called = true }, pfor.WithWorkers(2), pfor.WithPartitioner(nilRunPartitioner{}))
 }
