@@ -76,6 +76,14 @@
 // has taken off their cores, completes on its own goroutine, and only a
 // slot a worker has claimed can make the caller wait.
 //
+// A worker that has not claimed its slot while the caller ran its own may
+// be runnable but not running: the Go scheduler queues a goroutine that
+// the caller wakes on the caller's processor, and there it waits until the
+// caller blocks or yields. A caller that then runs every slot itself would
+// keep it waiting call after call while the other processors idle; so
+// after such a call, if it took more than a microsecond, the caller yields
+// its processor once.
+//
 // # Who may call what, invariants, linearization points
 //
 // Each lock-free type opens with its own: Idle and Parker (idle.go), the
