@@ -101,7 +101,7 @@ func aggregateBy[T any, K comparable, A any](x *exec, f flow[T], key func(T) K, 
 						if w.stopped() {
 							return false
 						}
-						e := lo + min(4*batchLen, hi-lo) // a bitmap of 16 words: few calls per element
+						e := lo + min(batchLen, hi-lo)
 						s.folder.run(elems[lo:e])
 						lo = e
 					}
@@ -373,34 +373,21 @@ func (c *folder[T, K, A]) run(b []T) {
 }
 
 // word folds the elements b[j] whose bit j is set in m. Apart from run, so
-// that its loop keeps only c, m and the element's address p across the
-// calls: p moves to each element selected, and m shifts with it, its bit 0
-// standing for the element at p, so that no index is kept beside them.
+// that its loop keeps only c, b and m across the calls.
 //
 //go:noinline
 func (c *folder[T, K, A]) word(b []T, m uint64) {
-	size := unsafe.Sizeof(*new(T))
-	p := unsafe.Pointer(unsafe.SliceData(b))
-	for m != 0 {
-		z := uint(bits.TrailingZeros64(m))
-		p = unsafe.Add(p, uintptr(z)*size)
-		m >>= z & 63
-		// The run of elements selected from p on: p moves on only while
-		// the next is selected, so that it stays within b.
-		for ; ; m, p = m>>1, unsafe.Add(p, size) {
-			v := (*T)(p)
-			k := c.key(*v)
-			off := bitsOfKey(k, c.sh) - c.d.base // unused unless K is an integer kind (the window and keyTable's dense index are off)
-			if off < uint64(len(c.d.slots)) && c.d.slots[off].stamp == c.st {
-				s := &c.d.slots[off]
+	at := unsafe.Pointer(unsafe.SliceData(b))
+	for ; m != 0; m &= m - 1 {
+		v := (*T)(unsafe.Add(at, uintptr(bits.TrailingZeros64(m))*unsafe.Sizeof(*new(T))))
+		k := c.key(*v)
+		off := bitsOfKey(k, c.sh) - c.d.base // unused unless K is an integer kind (the window and keyTable's dense index are off)
+		if off < uint64(len(c.d.slots)) {
+			if s := &c.d.slots[off]; s.stamp == c.st {
 				s.acc = c.fold(s.acc, *v)
-			} else {
-				c.slow(k, off+c.d.base, *v)
-			}
-			if m&2 == 0 {
-				break
+				continue
 			}
 		}
-		m ^= 1 // the run's last element
+		c.slow(k, off+c.d.base, *v)
 	}
 }

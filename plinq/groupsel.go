@@ -1,7 +1,6 @@
 package plinq
 
 import (
-	"math/bits"
 	"reflect"
 	"slices"
 	"sync"
@@ -104,18 +103,16 @@ type runEnd struct {
 }
 
 // A selNumbering numbers the keys of a Where over a slice as groupFlow
-// selects its elements: per batch, one loop selects them (selectMasks),
-// one turns their bits into offsets (offsetsOf), one calls key on those
-// selected and one numbers the keys. Each loop that calls a user function
-// does nothing else: Go's calls save no register, so every value a loop
-// keeps across a call is stored and loaded again.
+// selects its elements: per batch, one loop selects them (selectBlock),
+// one calls key on those selected and one numbers the keys. Each loop that
+// calls a user function does nothing else: Go's calls save no register, so
+// every value a loop keeps across a call is stored and loaded again.
 type selNumbering[T any, K comparable] struct {
 	*flowGrouper[T, K]
-	pred  func(T) bool
-	key   func(T) K
-	sh    intShape
-	masks []uint64 // the bits of a batch's elements that pred keeps
-	ks    []K      // their keys
+	pred func(T) bool
+	key  func(T) K
+	sh   intShape
+	ks   []K // the keys of a batch's elements that pred keeps
 }
 
 // batch selects the elements of block[a:e] that pred keeps, appending their
@@ -123,11 +120,9 @@ type selNumbering[T any, K comparable] struct {
 // local numbers to local.
 func (s *selNumbering[T, K]) batch(block []T, a, e int) {
 	g := s.flowGrouper
-	var masks []uint64
-	s.masks, masks = selectMasks(s.masks, block[a:e], s.pred)
 	at := len(g.sel)
 	g.sel = slices.Grow(g.sel, e-a)[:at+e-a]
-	n := offsetsOf(g.sel[at:], masks, a)
+	n := selectBlock(g.sel[at:], block, a, e, s.pred)
 	g.sel = g.sel[:at+n]
 	offs := g.sel[at:]
 	if len(s.ks) < n {
@@ -162,20 +157,21 @@ func keysAt[T any, K comparable](ks []K, block []T, offs []uint16, key func(T) K
 	}
 }
 
-// offsetsOf writes to sel the offsets a+j of the bits j set in masks, in
-// order, and returns how many; every bit set is below len(sel), so the
-// writes stay within sel: the n-th offset written is that of a bit j >= n.
-// groupFlow keeps the offsets in 16 bits, so the key loop and the placing
-// read them without a conversion loop between. Apart from batch, so that
-// its loop keeps its values in registers.
+// selectBlock writes to sel the offsets in block of the elements of
+// block[a:e] that pred keeps, in order, and returns how many; len(sel) >=
+// e-a and e <= len(block) <= 1<<16. It writes every offset and keeps
+// those pred selects, with no branch on pred's result, and without a
+// bounds check: when it writes the n-th offset, n <= i-a. groupFlow keeps
+// the offsets in 16 bits, so the key loop and the placing read them
+// without a conversion loop between.
 //
 //go:noinline
-func offsetsOf(sel []uint16, masks []uint64, a int) int {
-	out, n := unsafe.Pointer(unsafe.SliceData(sel)), 0
-	for w, m := range masks {
-		at := uint16(a + 64*w)
-		for ; m != 0; m &= m - 1 {
-			*(*uint16)(unsafe.Add(out, 2*n)) = at + uint16(bits.TrailingZeros64(m))
+func selectBlock[T any](sel []uint16, block []T, a, e int, pred func(T) bool) int {
+	at, n := unsafe.Pointer(unsafe.SliceData(sel[:e-a])), 0
+	block = block[:e]
+	for i := a; i < e; i++ {
+		*(*uint16)(unsafe.Add(at, 2*n)) = uint16(i)
+		if pred(block[i]) {
 			n++
 		}
 	}

@@ -2,10 +2,9 @@ package plinq
 
 import "unsafe"
 
-// Selection masks: the folding terminals (AggregateBy, CountBy) and GroupBy
-// select the elements of a batch that a Where keeps as a bitmap, one bit
-// per element, and then walk its set bits (GroupBy turns them into
-// offsets first). The selection has no branch on the
+// Selection masks: the folding terminals (AggregateBy, CountBy) select the
+// elements of a batch that a Where keeps as a bitmap, one bit per element,
+// and then walk its set bits. The selection has no branch on the
 // predicate's result, which a processor cannot predict for a random
 // selection, and the selecting loop calls the predicate on eight elements
 // in a row, each writing its result to a byte of its own on the stack, so
