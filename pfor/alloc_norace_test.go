@@ -7,7 +7,6 @@
 package pfor_test
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/stealkit/stealkit/partition"
@@ -32,37 +31,6 @@ func TestCallsAllocateAtMostTwice(t *testing.T) {
 		call()
 		if got := testing.AllocsPerRun(200, call); got > 2 {
 			t.Errorf("Chunks with %s on 2 workers: %v allocations per call; want at most 2", p.Name(), got)
-		}
-	}
-}
-
-// TestScanAllocatesPerCall: Scan allocates about as many objects for 24
-// tiles as for 2, with every partitioner: its result and O(1) besides, as
-// its doc says, not an object per tile. (The longer scan's result is large
-// enough to start a garbage collection, which empties the pools of jobs
-// and runs: a few more objects, fewer than one per tile.) It counts on two
-// processors, where two workers need no extra helper goroutines (calls
-// wider than the pool start some, which allocate), so not with
-// testing.AllocsPerRun, which runs on one.
-func TestScanAllocatesPerCall(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	in := make([]int64, 24<<16)
-	add := func(a, b int64) int64 { return a + b }
-	for _, p := range []partition.Partitioner{partition.Static(), partition.Dynamic(1), partition.Stealing(), partition.Auto()} {
-		opts := []pfor.Option{pfor.WithWorkers(2), pfor.WithPartitioner(p)}
-		allocs := func(n int) float64 {
-			const runs = 20
-			pfor.Scan(in[:n], 0, add, opts...)
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			for range runs {
-				pfor.Scan(in[:n], 0, add, opts...)
-			}
-			runtime.ReadMemStats(&after)
-			return float64(after.Mallocs-before.Mallocs) / runs
-		}
-		if short, long := allocs(2<<16), allocs(len(in)); long > short+8 {
-			t.Errorf("Scan with %s on 2 workers: %v allocations for %d elements, %v for %d; want at most 8 more", p.Name(), long, len(in), short, 2<<16)
 		}
 	}
 }

@@ -17,7 +17,6 @@ type config struct {
 	workers int                   // 0: GOMAXPROCS at the time of the call
 	part    partition.Partitioner // nil: partition.Auto()
 	grain   int                   // 0: the partitioner's own
-	grained partition.Partitioner // nil, or part with grain applied (see withGrain)
 	stats   *Stats
 	label   string
 	call    string // the entry point, for messages and *PanicError
@@ -115,26 +114,13 @@ func configure(call string, opts []Option) config {
 
 // partitioner returns the partitioner with the grain applied, if it takes one.
 func (c config) partitioner() partition.Partitioner {
-	if c.grained != nil {
-		return c.grained
-	}
 	if c.grain == 0 { // no type assertion on the common path
 		return c.part
 	}
 	if g, ok := c.part.(partition.Grained); ok {
-		return g.WithGrain(c.grain) // a new Partitioner: an allocation
+		return g.WithGrain(c.grain)
 	}
 	return c.part
-}
-
-// withGrain returns c with the grain g, applied to its partitioner once,
-// for a call that runs many loops with one config (Scan runs one per
-// tile): partitioner would otherwise allocate a grained one for each. c.part
-// stays as the options set it, which Stats names.
-func (c config) withGrain(g int) config {
-	c.grain, c.grained = g, nil
-	c.grained = c.partitioner()
-	return c
 }
 
 func init() {

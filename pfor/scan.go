@@ -77,7 +77,7 @@ func ScanExclusiveErr[T any](ctx context.Context, in []T, identity T, op func(T,
 }
 
 // scanParts reports whether a scan of n elements runs in parallel parts
-// (see tiles): below scanSequential elements it is the sequential loop.
+// (see passes): below scanSequential elements it is the sequential loop.
 // The parts' cuts depend on n only, which makes the result deterministic:
 // a plan that cut the input among the workers, or gave one worker more
 // when its part costs less, would make the grouping depend on the worker
@@ -85,13 +85,10 @@ func ScanExclusiveErr[T any](ctx context.Context, in []T, identity T, op func(T,
 func scanParts(n int) bool { return n >= scanSequential }
 
 // The scan plan's sizes: below scanSequential elements a parallel scan
-// costs more than it saves; tiles hold scanTile to 2*scanTile elements, few
-// enough that a tile's middle part is still in cache when it is scanned
-// after it was folded, and many enough that the pfor call each tile costs
-// is small beside its work; middle parts are cut in blocks of scanBlock
-// elements, so that workers balance, and the scan looks whether to stop
-// before each block. Variables so that tests can shrink them.
-var scanSequential, scanTile, scanBlock = 1 << 15, 1 << 16, 1 << 10
+// costs more than it saves; scanBlocks middle blocks let workers balance,
+// and scanMinBlock keeps each worth a task. Variables so that tests can
+// shrink them.
+var scanSequential, scanBlocks, scanMinBlock = 1 << 15, 64, 1 << 10
 
 // scanner holds a scan's operands: it writes the inclusive (or exclusive)
 // scan of in to out.
@@ -164,12 +161,12 @@ func (s *scanner[T]) scan(lo, hi int, acc T) T {
 	return acc
 }
 
-// scanBlocks is scan in pieces of scanBlock elements, looking at halted
+// scanBlocks is scan in pieces of block elements, looking at halted
 // before each: the same calls, the same result, and a long part stops soon
 // after the scan halts (its result is then of no use).
-func (s *scanner[T]) scanBlocks(lo, hi int, acc T) T {
-	for ; lo < hi && !s.halted(); lo += scanBlock {
-		acc = s.scan(lo, min(lo+scanBlock, hi), acc)
+func (s *scanner[T]) scanBlocks(lo, hi, block int, acc T) T {
+	for ; lo < hi && !s.halted(); lo += block {
+		acc = s.scan(lo, min(lo+block, hi), acc)
 	}
 	return acc
 }
@@ -181,6 +178,76 @@ func (s *scanner[T]) fold(lo, hi int, acc T) T {
 		acc = op(acc, x)
 	}
 	return acc
+}
+
+// passes writes the scan of in to out in two parallel loops.
+//
+// The input is cut in three: a first part [0, first) that one worker
+// scans from identity while others fold the middle part [first, last) block
+// by block from identity; then, on the caller, the carries into the middle
+// blocks and into the last part; then the middle blocks and the last part
+// [last, n) scanned from their carries, again in parallel. Each middle
+// element is visited twice (folded, then scanned) and every other once: a
+// middle third balances the two loops on two workers, and its blocks let
+// more workers share it. Task 0 is the first (then the last) part and
+// tasks 1+b the middle blocks: the big task comes first, so that it starts
+// first.
+//
+// The first and the last part are scanned in blocks too, one after the
+// other by one worker, only so that it can look at halted between them.
+// passes reports whether the scan is complete: false if it was canceled.
+//
+// Rejected: scanning the middle blocks from identity in the first loop and
+// combining each output with its carry in the second (scan, then add the
+// offset), which makes as many op calls, and reads and writes the output
+// twice where this plan reads the input twice. Rejected too: a single pass
+// (a chained scan) that reads the input once, blocks claimed in index
+// order, each handing its inclusive prefix to the next, direct blocks of
+// 2s scanned from their carry alternating with blocks of s folded ahead
+// and scanned from the cache. It makes the same 4n/3 calls with the same
+// longest path, so it gains only memory traffic, and its blocks hand over
+// in lock step: it runs only while every worker holding a block is on a
+// core, and a worker waits while the thread of the one before is off its
+// core, where this plan's caller takes over the work of late helpers.
+func (s *scanner[T]) passes(ctx context.Context, c config, identity T) bool {
+	n := len(s.in)
+	first, last := n/3, n-n/3
+	block := max(scanMinBlock, (last-first)/scanBlocks)
+	nb := (last - first + block - 1) / block
+	bounds := func(b int) (int, int) { return first + b*block, min(first+(b+1)*block, last) }
+	sums := make([]T, nb+1) // sums[b]: middle block b's fold, then the carry into it; sums[nb]: the carry into the last part
+	err := execute(ctx, 0, nb+1, c, func(_, t0, t1 int) error {
+		return s.each(t0, t1, func(t int) {
+			if t == 0 {
+				sums[nb] = s.scanBlocks(0, first, block, identity)
+				return
+			}
+			b0, b1 := bounds(t - 1)
+			sums[t-1] = s.fold(b0, b1, identity)
+		})
+	})
+	if err != nil || s.stop.Load() {
+		return false
+	}
+	guard(c.call, func() {
+		acc := sums[nb]
+		for b, sum := range sums[:nb] {
+			sums[b] = acc
+			acc = s.op(acc, sum)
+		}
+		sums[nb] = acc
+	})
+	err = execute(ctx, 0, nb+1, c, func(_, t0, t1 int) error {
+		return s.each(t0, t1, func(t int) {
+			if t == 0 {
+				s.scanBlocks(last, n, block, sums[nb])
+				return
+			}
+			b0, b1 := bounds(t - 1)
+			s.scan(b0, b1, sums[t-1])
+		})
+	})
+	return err == nil && !s.stop.Load()
 }
 
 // scan returns the inclusive (or exclusive) scan of in, made in parallel
@@ -205,8 +272,8 @@ func scan[T any](ctx context.Context, call string, in []T, identity T, op func(T
 	if ctx != nil {
 		s.cancel = ctx.Done()
 	}
-	c = c.withGrain(1) // tasks are the items: one at a time, the big one first
-	if !s.tiles(ctx, c, identity) {
+	c.grain = 1 // tasks are the items: one at a time, the big one first
+	if !s.passes(ctx, c, identity) {
 		return nil, ctxerr.Of(ctx)
 	}
 	return s.out, nil

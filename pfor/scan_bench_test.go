@@ -33,7 +33,7 @@ var scanSink any
 //
 // Two bounds frame what impl=pfor can reach on p workers. A prefix
 // computation makes about 2n/(p+1) combines on its longest path (Snir's
-// bound, which the tiled plan meets): at most (p+1)/2 times
+// bound, which the two-pass plan meets): at most (p+1)/2 times
 // impl=sequential-func, on any combine. And pfor.Scan must call op through
 // a func value: on two workers it keeps up with impl=sequential, whose +
 // the compiler inlines, only where a step of impl=sequential-func (a call

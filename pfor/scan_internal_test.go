@@ -32,9 +32,9 @@ func refScan[T any](in []T, identity T, op func(T, T) T, inclusive bool) []T {
 // shrinkScan makes the scan plan parallel from a few elements on, with
 // blocks of a few elements, and returns a function that restores it.
 func shrinkScan() func() {
-	s, t, b := scanSequential, scanTile, scanBlock
-	scanSequential, scanTile, scanBlock = 6, 12, 2
-	return func() { scanSequential, scanTile, scanBlock = s, t, b }
+	s, b, m := scanSequential, scanBlocks, scanMinBlock
+	scanSequential, scanBlocks, scanMinBlock = 6, 4, 2
+	return func() { scanSequential, scanBlocks, scanMinBlock = s, b, m }
 }
 
 func scanConfigs() [][]Option {
@@ -144,9 +144,8 @@ func TestScanLongMatchesSequential(t *testing.T) {
 	}
 }
 
-// blockedScan is the scan plan run on one goroutine, tile by tile, in
-// order: the same calls of op on the same values, so the same bits,
-// whatever op.
+// blockedScan is the scan plan of passes run on one goroutine, in order:
+// the same calls of op on the same values, so the same bits, whatever op.
 func blockedScan[T any](in []T, identity T, op func(T, T) T, inclusive bool) []T {
 	n := len(in)
 	out := make([]T, n)
@@ -158,19 +157,16 @@ func blockedScan[T any](in []T, identity T, op func(T, T) T, inclusive bool) []T
 		s.scan(0, n, identity)
 		return out
 	}
-	p := newScanPlan(n)
-	acc := identity
-	for t := range p.tiles {
-		first, last := p.middle(t)
-		acc = s.scan(p.lo(t), first, acc)
-		for b := range p.blocks(t) {
-			lo, hi := p.block(t, b)
-			f := s.fold(lo, hi, identity)
-			s.scan(lo, hi, acc)
-			acc = op(acc, f)
-		}
-		acc = s.scan(last, p.lo(t+1), acc)
+	first, last := n/3, n-n/3
+	block := max(scanMinBlock, (last-first)/scanBlocks)
+	acc := s.scan(0, first, identity)
+	for lo := first; lo < last; lo += block {
+		hi := min(lo+block, last)
+		f := s.fold(lo, hi, identity)
+		s.scan(lo, hi, acc)
+		acc = op(acc, f)
 	}
+	s.scan(last, n, acc)
 	return out
 }
 

@@ -13,17 +13,16 @@ import (
 	"github.com/stealkit/stealkit/partition"
 )
 
-// stopScanInput returns 0, 1, ..., n-1 with n such that the scan plan
-// has three tiles, and the bounds of the first tile's middle part, whose
-// blocks are folded while the first part is scanned.
+// stopScanInput returns 0, 1, ..., n-1 with n such that the scan plan's
+// middle blocks hold scanMinBlock elements, and the bounds of its middle
+// part.
 func stopScanInput() (in []int, first, last int) {
-	n := 3 * scanTile
+	n := 3 * scanBlocks * scanMinBlock
 	in = make([]int, n)
 	for i := range in {
 		in[i] = i
 	}
-	first, last = newScanPlan(n).middle(0)
-	return in, first, last
+	return in, n / 3, n - n/3
 }
 
 // waitFor spins until f reports true, for at most 10 seconds.
@@ -33,10 +32,10 @@ func waitFor(f func() bool) {
 	}
 }
 
-// TestScanPanicStopsBlocks: once op panics on the first element (when
-// another worker has begun folding a block of the first tile's middle,
-// which goes on once the panic is under way), the other workers stop at
-// their next block: the scan calls op for at
+// TestScanPanicStopsBlocks: once op panics on the first element of the
+// first part (when another worker has begun folding a middle block, which
+// goes on once the panic is under way),
+// the other workers stop at their next block: the scan calls op for at
 // most two blocks per worker more (in one of a few scans: see
 // checkPanicStops) before the panic reaches the caller as a *PanicError,
 // and never after; on one core or two, with more workers
@@ -76,7 +75,7 @@ func checkPanicStops(t *testing.T, workers int) {
 	for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
 		// Each worker finishes its block, and may start one more if it
 		// looks between blocks before the panicking one stops the scan.
-		bound := int64(2 * (workers + 1) * scanBlock)
+		bound := int64(2 * (workers + 1) * scanMinBlock)
 		var afters []int64
 		for range stopAttempts {
 			after := panicStopScan(t, p, workers)
@@ -88,7 +87,7 @@ func checkPanicStops(t *testing.T, workers int) {
 		}
 		if len(afters) == stopAttempts {
 			t.Errorf("%s: Scan called op %v times after op panicked, in %d scans; want at most %d blocks of %d in some scan",
-				p.Name(), afters, stopAttempts, 2*(workers+1), scanBlock)
+				p.Name(), afters, stopAttempts, 2*(workers+1), scanMinBlock)
 		}
 	}
 }
@@ -136,8 +135,8 @@ func panicStopScan(t *testing.T, p partition.Partitioner, workers int) (after in
 // first element), ScanErr and ScanExclusiveErr start no block: they call
 // op for at most a block per worker more and return nil and ctx's error,
 // under either partitioner, on one core or two, with more workers than
-// cores too. Without the look between blocks, the first third of the
-// first tile, 21 blocks, is scanned to its end.
+// cores too. Without the look between blocks, the first part
+// alone is a third of the input.
 func TestScanErrCanceledStopsBlocks(t *testing.T) {
 	for _, c := range stopConfigs() {
 		t.Run(c.name, func(t *testing.T) {
@@ -165,8 +164,8 @@ func checkCancelStops(t *testing.T, workers int) {
 			if out != nil || !errors.Is(err, context.Canceled) {
 				t.Errorf("%s: a scan canceled by op = %d elements, %v; want none, context.Canceled", p.Name(), len(out), err)
 			}
-			if after := calls.Load() - atCancel.Load(); after > int64((workers+1)*scanBlock) {
-				t.Errorf("%s: the scan called op %d times after ctx was canceled; want at most %d blocks of %d", p.Name(), after, workers+1, scanBlock)
+			if after := calls.Load() - atCancel.Load(); after > int64((workers+1)*scanMinBlock) {
+				t.Errorf("%s: the scan called op %d times after ctx was canceled; want at most %d blocks of %d", p.Name(), after, workers+1, scanMinBlock)
 			}
 		}
 	}

@@ -13,8 +13,9 @@ import (
 	"github.com/stealkit/stealkit/plinq"
 )
 
-// stopScanLen is long enough for pfor's parallel scan plan, whose blocks
-// are far shorter than a twelfth of it.
+// stopScanLen is long enough for pfor's parallel scan plan, whose first
+// part alone is a third of it and whose blocks are far shorter than a
+// twelfth of it.
 const stopScanLen = 3 << 16
 
 func indices(n int) []int {
@@ -42,9 +43,9 @@ func spinUntil(f func() bool) {
 // The second context's cancel reaches pfor through a goroutine that needs
 // a P to run (op gives it one by sleeping), and which can start late by
 // many blocks of the other worker's: for it the count is of the calls on
-// the first third of the input, 4n/9 in all, at most n/4 of them after
-// the cancel. A scan that looks at the contexts only at its end makes them
-// all after it.
+// the first part alone, which the canceling worker scans by itself block by
+// block, up to three quarters of it. A scan that does not look between
+// blocks makes the whole first part's calls after the cancel.
 //
 // The cancel reaches the scan a little after op's call of cancel, and for
 // the second context a goroutine must run first: when the operating system
@@ -57,7 +58,7 @@ func TestScanCanceledBetweenBlocks(t *testing.T) {
 	for _, second := range []bool{false, true} {
 		for _, p := range []partition.Partitioner{partition.Static(), partition.Auto()} {
 			limit := int64(stopScanLen / 12)
-			if second { // calls on the first third of the input
+			if second { // calls on the first part, a third of the input
 				limit = stopScanLen / 4
 			}
 			var afters []int64
@@ -79,7 +80,7 @@ func TestScanCanceledBetweenBlocks(t *testing.T) {
 // canceledScan runs one Scan of TestScanCanceledBetweenBlocks, checks its
 // result, and returns how many times op was called after the cancel: all
 // calls for the query's own context, and for a second one only the calls
-// on the first third of the input.
+// on the first part, which the worker that canceled scans alone.
 func canceledScan(t *testing.T, second bool, p partition.Partitioner) (after int64) {
 	s := indices(stopScanLen)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -109,14 +110,13 @@ func canceledScan(t *testing.T, second bool, p partition.Partitioner) (after int
 		t.Errorf("second=%v %s: Scan canceled by op = %d elements, %v; want none, context.Canceled", second, p.Name(), len(got), err)
 	}
 	if second {
-		return firstCalls.Load() - 1 // op(0, 0) is the first call
+		return firstCalls.Load() - 1 // op(0, 0) is the first part's first call
 	}
 	return calls.Load() - atCancel.Load()
 }
 
 // TestScanPanicStopsBlocks: a panic in op on the first element (while
-// another worker folds a block from identity: the prefixes of 0, 1, ...
-// from element 2 on are not 0) reaches the caller of the
+// another worker folds a block of the middle) reaches the caller of the
 // terminal operation as a *pfor.PanicError holding the value, after op was
 // called for no more than a twelfth of the input, and op is not called
 // after the terminal operation returns: nothing is left running.
@@ -127,7 +127,7 @@ func TestScanPanicStopsBlocks(t *testing.T) {
 		var middle atomic.Bool
 		op := func(a, b int) int {
 			calls.Add(1)
-			if a == 0 && b > 1 && !middle.Swap(true) { // the first call of a fold from identity
+			if b >= stopScanLen/3 && b < stopScanLen-stopScanLen/3 && !middle.Swap(true) {
 				spinUntil(func() bool { return atPanic.Load() != 0 }) // not done before op panics
 				time.Sleep(time.Millisecond)                          // nor before the panic is on its way out
 			}
