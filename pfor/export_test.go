@@ -3,6 +3,7 @@ package pfor
 import (
 	"math"
 	"testing"
+	"time"
 )
 
 // Helpers reports how many helper goroutines the pool has running: its
@@ -59,3 +60,13 @@ func SlotsOf(lo, hi int, opts ...Option) uint64 {
 
 // MaxSlots is the most worker slots a call has.
 const MaxSlots = maxSlots
+
+// StretchSolo multiplies how long a call in the late state runs alone, and
+// how long its batches should take, by k until the test ends: under
+// valgrind, which runs the items many times slower, a call then runs the
+// batches it runs natively.
+func StretchSolo(t testing.TB, k int) {
+	f, b := soloFor, soloBatch
+	soloFor, soloBatch = f*time.Duration(k), b*time.Duration(k)
+	t.Cleanup(func() { soloFor, soloBatch = f, b })
+}

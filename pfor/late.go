@@ -31,10 +31,16 @@ import (
 // first, so a neighbour that stays costs a few calls with helpers per
 // window, which find it again.
 const (
-	lateSigns  = 8                      // calls in a row with late helpers that enter the state
-	lateWindow = 20 * time.Millisecond  // how long a sign keeps the state
-	soloFor    = 100 * time.Microsecond // how long a call in the state runs alone
-	soloBatch  = 10 * time.Microsecond  // how long a batch of solo should take
+	lateSigns  = 8                     // calls in a row with late helpers that enter the state
+	lateWindow = 20 * time.Millisecond // how long a sign keeps the state
+)
+
+// How long a call in the state runs alone, and how long a batch of solo
+// should take. Variables so that a test run under a slow instrumented
+// machine (valgrind) can stretch them as it stretches the items.
+var (
+	soloFor   = 100 * time.Microsecond
+	soloBatch = 10 * time.Microsecond
 )
 
 // lateHelpers is the pool's late state. Any call reads and writes it, with atomics
