@@ -39,11 +39,26 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	if slots == 1 {
 		return inline(lo, hi, c, b)
 	}
+	var st []sched.SlotStats
+	if c.stats != nil {
+		st = make([]sched.SlotStats, slots)
+	}
+	adapts := c.adapts()
+	if adapts {
+		if t := lateNow(); t != 0 { // start on the caller alone (see late.go)
+			next, over, err := solo(ctx, lo, hi, c, &b, st, t)
+			if over { // no job, no partitioner: the call ran on the caller alone
+				if st != nil {
+					fillStats(c, nil, st)
+				}
+				return err
+			}
+			lo = next
+		}
+	}
 	j := jobs.get()
 	j.body, j.Slots, j.Call = b, int32(slots), c.call
-	if c.stats != nil {
-		j.Stats = make([]sched.SlotStats, slots)
-	}
+	j.Stats = st
 	if c.label != "" {
 		j.Label = "pfor " + c.label
 		j.Labels, j.Labeled = pprof.Labels("loop", c.label), true
@@ -51,21 +66,15 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	if ctx != nil {
 		j.SetContext(ctx)
 	}
-	adapts := c.adapts()
-	if adapts && isLate() { // start on the caller alone (see late.go)
-		lo = j.solo(lo, hi)
+	p := c.partitioner()
+	run := p.Start(lo, hi, int(slots))
+	if run == nil {
+		panic(fmt.Sprintf("pfor: %s: partitioner %q: Start(%d, %d, %d) returned a nil Run", c.call, p.Name(), lo, hi, slots))
 	}
-	if lo < hi && !j.Halted() {
-		p := c.partitioner()
-		run := p.Start(lo, hi, int(slots))
-		if run == nil {
-			panic(fmt.Sprintf("pfor: %s: partitioner %q: Start(%d, %d, %d) returned a nil Run", c.call, p.Name(), lo, hi, slots))
-		}
-		j.Start(run)
-		late := j.Drive(thePool.Pool, thePool.Post(&j.Job, int(slots)-1))
-		if adapts {
-			noteCall(late)
-		}
+	j.Start(run)
+	late := j.Drive(thePool.Pool, thePool.Post(&j.Job, int(slots)-1))
+	if adapts {
+		noteCall(late)
 	}
 	err := j.result(c)
 	j.Reset()

@@ -28,7 +28,7 @@ func SetLate(t testing.TB, on bool) {
 // call does, and reports whether the pool is then in the late state.
 func NoteCall(late bool) bool {
 	noteCall(late)
-	return isLate()
+	return IsLate()
 }
 
 // LateSigns is how many calls in a row with late helpers enter the state.
@@ -36,7 +36,7 @@ const LateSigns = lateSigns
 
 // IsLate reports whether calls of the default partitioner start on the
 // caller alone now.
-func IsLate() bool { return isLate() }
+func IsLate() bool { return lateNow() != 0 }
 
 // Asleep reports whether some pool worker sleeps now, as of some instant
 // during the call: a loop call posted then wakes one.

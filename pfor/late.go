@@ -1,10 +1,12 @@
 package pfor
 
 import (
+	"context"
 	"runtime/trace"
 	"sync/atomic"
 	"time"
 
+	"github.com/stealkit/stealkit/internal/ctxerr"
 	"github.com/stealkit/stealkit/internal/sched"
 )
 
@@ -36,12 +38,19 @@ const (
 )
 
 // How long a call in the state runs alone, and how long a batch of solo
-// should take. Variables so that a test run under a slow instrumented
-// machine (valgrind) can stretch them as it stretches the items.
+// should take. Variables so that a benchmark run under valgrind, which
+// runs the items many times slower, can stretch them alike.
 var (
 	soloFor   = 100 * time.Microsecond
 	soloBatch = 10 * time.Microsecond
 )
+
+// soloGrowth bounds how fast solo's batches grow: a batch has at most
+// soloGrowth times the items of the one before, so that it runs not much
+// longer than that one while the clock has not yet shown what an item
+// costs. The faster they grow, the fewer batches, each followed by a
+// clock read, a short call takes.
+const soloGrowth = 16
 
 // lateHelpers is the pool's late state. Any call reads and writes it, with atomics
 // only; a race between two calls at worst counts a sign once or twice.
@@ -55,17 +64,24 @@ var epoch = time.Now()
 // now returns the monotonic nanoseconds since the package's start.
 func now() int64 { return int64(time.Since(epoch)) }
 
-// isLate reports whether an adaptive call starting now should start alone.
-func isLate() bool {
-	u := lateHelpers.until.Load()
-	if u == 0 {
-		return false
+// lateNow returns the clock (see now), at least 1, if an adaptive call
+// starting now should start alone, which the call's solo start takes as
+// its own; else 0. A call out of the state reads no clock and calls
+// nothing.
+func lateNow() int64 {
+	if u := lateHelpers.until.Load(); u != 0 {
+		return lateAt(u)
 	}
-	if now() < u {
-		return true
+	return 0
+}
+
+// lateAt is lateNow in the late state until u, or at its end.
+func lateAt(u int64) int64 {
+	if t := now(); t < u {
+		return max(t, 1)
 	}
 	lateHelpers.until.CompareAndSwap(u, 0) // the state has ended: calls read no clock until the next
-	return false
+	return 0
 }
 
 // noteCall records how an adaptive call that posted its job went: late
@@ -82,40 +98,77 @@ func noteCall(late bool) {
 	}
 }
 
-// solo runs [lo, hi) on the caller's goroutine alone, as slot 0, in batches
-// that start at one item and grow to take about soloBatch each, until the
-// range is done, the job stops or soloFor has passed, and returns where it
-// stopped. A panic in the body stops the job, as in sched.Job.RunSlot.
-func (j *job) solo(lo, hi int) (next int) {
+// solo runs [lo, hi) of a call configured as c on the caller's goroutine
+// alone, as slot 0, without a job: from t, the clock (see now), in batches
+// that start at one item and grow, by at most soloGrowth times, to take
+// about soloBatch each, until the range is done, a body fails, ctx is done
+// or soloFor has passed. It counts in st[0] if st is not nil. It reports
+// where it stopped and whether the call is over, with the call's error: a
+// body's error, or ctx's if ctx was done before the range was; else the
+// call goes on with a job for [next, hi). A panic in the body is re-raised
+// as a *PanicError, the call's stats filled in, as inline does.
+//
+// It reads the clock after every batch but the last: a call of n items
+// whose batches are all shorter than soloBatch reads it about
+// log(n)/log(soloGrowth) times.
+func solo(ctx context.Context, lo, hi int, c config, b *loopBody, st []sched.SlotStats, t int64) (next int, over bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			j.Panicked(r)
-			next = hi
+			fillStats(c, nil, st)
+			panic(wrapPanic(c.call, r))
 		}
 	}()
 	if trace.IsEnabled() {
-		defer j.Region().End()
+		name := "pfor"
+		if c.label != "" {
+			name += " " + c.label
+		}
+		defer trace.StartRegion(context.Background(), name).End()
+	}
+	var done <-chan struct{}
+	if ctx != nil {
+		done = ctx.Done()
 	}
 	var ws *sched.SlotStats
-	if j.Stats != nil {
-		ws = &j.Stats[0]
+	if st != nil {
+		ws = &st[0]
 	}
-	batch, t := 1, now() // the items' cost is not known yet: one may take long
 	deadline := t + int64(soloFor)
-	for lo < hi && t < deadline {
-		if j.Stopped() {
-			return lo
+	for batch := 1; ; { // the items' cost is not known yet: one may take long
+		if done != nil {
+			select {
+			case <-done:
+				return lo, true, ctxerr.Of(ctx)
+			default:
+			}
 		}
 		end := lo + int(min(uint64(batch), uint64(hi)-uint64(lo))) // hi-lo may overflow int
-		if err := j.Process(0, lo, end, nil, ws); err != nil {
-			j.Fail(err, nil)
-			return lo
+		if err := soloCall(b, lo, end, ws); err != nil {
+			return end, true, err
+		}
+		if end == hi {
+			return hi, true, nil // no clock read after the last batch
 		}
 		t1 := now()
+		if t1 >= deadline {
+			return end, false, nil
+		}
 		// The next batch takes about soloBatch at the speed of this one,
-		// with at most four times as many items.
-		batch = int(min(max(int64(end-lo)*int64(soloBatch)/max(t1-t, 1), 1), 4*int64(batch), 1<<16))
+		// with at most soloGrowth times as many items.
+		batch = int(min(max(int64(end-lo)*int64(soloBatch)/max(t1-t, 1), 1), soloGrowth*int64(batch), 1<<16))
 		lo, t = end, t1
 	}
-	return lo
+}
+
+// soloCall runs b over [lo, hi) as slot 0 and counts it in ws, if not nil,
+// as sched.Job.Process counts a chunk.
+func soloCall(b *loopBody, lo, hi int, ws *sched.SlotStats) error {
+	if ws == nil {
+		return b.Call(0, lo, hi)
+	}
+	t0 := time.Now()
+	ws.Chunks++
+	ws.Items += int64(hi - lo)
+	defer func() { ws.Busy += time.Since(t0) }()
+	return b.Call(0, lo, hi)
 }

@@ -9,13 +9,13 @@ import (
 )
 
 // stretch multiplies the late state's times in BenchmarkLateCall.
-var stretch = flag.Int("stretch", 1, "BenchmarkLateCall: multiply the late state's solo times by `k` (100 under valgrind)")
+var stretch = flag.Int("stretch", 1, "BenchmarkLateCall: multiply the late state's solo times by `k` (1000 under valgrind)")
 
 // BenchmarkLateCall runs tiny's call (1,000 items of spin20) in the pool's
 // late state, where it runs on the caller alone (see late.go), through
 // Chunks with no options: impl=solo; impl=sequential runs the same chunk
 // directly. One op is one call. The difference is what the solo path costs
-// a call: run both under valgrind --tool=callgrind with -stretch 100 (the
+// a call: run both under valgrind --tool=callgrind with -stretch 1000 (the
 // late state's times stretched as valgrind stretches the items) and compare
 // instructions per op.
 func BenchmarkLateCall(b *testing.B) {

@@ -1,6 +1,8 @@
 package pfor_test
 
 import (
+	"context"
+	"errors"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -48,7 +50,13 @@ func TestLateShortCallRunsOnTheCaller(t *testing.T) {
 		if ran.Load() != 100 {
 			t.Fatalf("ran %d items; want 100", ran.Load())
 		}
+		if len(st.Workers) != 4 {
+			t.Fatalf("stats of %d workers; want 4:\n%v", len(st.Workers), st.String())
+		}
 		if st.Workers[0].Items == 100 && st.Workers[0].Steals == 0 {
+			if st.Workers[0].Chunks < 2 || st.Workers[0].Busy <= 0 {
+				t.Fatalf("worker 0 ran the call alone, in %d chunks, busy %v; want at least two, the first of one item, and busy > 0", st.Workers[0].Chunks, st.Workers[0].Busy)
+			}
 			return
 		}
 		if try == 9 {
@@ -144,5 +152,87 @@ func TestCallerYieldsAfterRunningAHelpersSlot(t *testing.T) {
 	// time in 61; every other call should let the goroutine run.
 	if ranBefore < calls/2 {
 		t.Fatalf("a goroutine queued behind the caller ran during %d of %d calls; want most: the caller should yield after running a helper's slot", ranBefore, calls)
+	}
+}
+
+// TestLateFailureStopsTheCall: a call in the late state whose first item
+// panics, returns an error or cancels its context stops there, as any call
+// does: its first batch is that one item, on the caller alone, and no other
+// item runs.
+func TestLateFailureStopsTheCall(t *testing.T) {
+	pfor.SetLate(t, true)
+	errBoom := errors.New("boom")
+	for _, tc := range []struct {
+		name string
+		call func(ran *atomic.Int32) error
+		want error
+	}{
+		{"panic", func(ran *atomic.Int32) (err error) {
+			defer func() {
+				if pe, ok := recover().(*pfor.PanicError); ok && pe.Call == "Range" {
+					err = errBoom
+				}
+			}()
+			pfor.Range(0, 1000, func(int) { ran.Add(1); panic("boom") }, pfor.WithWorkers(4))
+			return nil
+		}, errBoom},
+		{"error", func(ran *atomic.Int32) error {
+			return pfor.ChunksErr(context.Background(), 0, 1000, func(lo, hi int) error {
+				ran.Add(int32(hi - lo))
+				return errBoom
+			}, pfor.WithWorkers(4))
+		}, errBoom},
+		{"cancel", func(ran *atomic.Int32) error {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			return pfor.RangeErr(ctx, 0, 1000, func(int) error { ran.Add(1); cancel(); return nil }, pfor.WithWorkers(4))
+		}, context.Canceled},
+	} {
+		var ran atomic.Int32
+		if err := tc.call(&ran); !errors.Is(err, tc.want) {
+			t.Errorf("%s: the call returned %v; want %v", tc.name, err, tc.want)
+		}
+		if ran.Load() != 1 {
+			t.Errorf("%s: %d items ran; want 1, the first batch", tc.name, ran.Load())
+		}
+	}
+}
+
+// TestLateLongCallBringsInHelpers: a call in the late state that outlasts
+// soloFor hands what is left to its partitioner's slots: here 2,000 items
+// of at least a microsecond each, where a call on the caller alone to the
+// end would run them all as worker 0 without a steal.
+func TestLateLongCallBringsInHelpers(t *testing.T) {
+	pfor.SetLate(t, true)
+	var st pfor.Stats
+	pfor.Range(0, 2000, func(int) {
+		for t0 := time.Now(); time.Since(t0) < time.Microsecond; {
+		}
+	}, pfor.WithWorkers(2), pfor.WithStats(&st))
+	if st.Workers[0].Items == 2000 && st.Workers[0].Steals == 0 {
+		t.Fatalf("a call of over 2 ms in the late state ran on the caller alone to the end; want the partitioner's slots after soloFor:\n%v", st.String())
+	}
+}
+
+// TestLateBatchesGrow: the caller's batches in the late state start at one
+// item and grow at most sixteen-fold from one to the next (by the clock,
+// less: see late.go's soloGrowth).
+func TestLateBatchesGrow(t *testing.T) {
+	pfor.SetLate(t, true)
+	pfor.StretchSolo(t, 1000) // the call runs alone to the end, however loaded the machine
+	var mu sync.Mutex
+	var sizes []int // the caller alone runs the batches one after the other
+	pfor.Chunks(0, 1000, func(lo, hi int) {
+		mu.Lock()
+		sizes = append(sizes, hi-lo)
+		mu.Unlock()
+	}, pfor.WithWorkers(4))
+	if len(sizes) == 0 || sizes[0] != 1 {
+		t.Fatalf("batches %v; want the first of one item", sizes)
+	}
+	for k := 1; k < len(sizes); k++ {
+		if sizes[k] > 16*sizes[k-1] {
+			t.Fatalf("batches %v; want each at most 16 times the one before", sizes)
+		}
 	}
 }
