@@ -263,9 +263,6 @@ func (j *Job) stopped() bool {
 	return false
 }
 
-// Halted reports whether the job has stopped, without polling its context.
-func (j *Job) Halted() bool { return j.stop.Load() }
-
 // Drive runs the caller's part of the job: slot 0, then every slot no
 // helper has claimed; then it frees j's entry e of p's posting table (from
 // Post), waits for the helpers' slots to finish, and, if the caller ran a
