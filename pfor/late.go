@@ -106,7 +106,7 @@ func noteCall(late bool) {
 // where it stopped and whether the call is over, with the call's error: a
 // body's error, or ctx's if ctx was done before the range was; else the
 // call goes on with a job for [next, hi). A panic in the body is re-raised
-// as a *PanicError, the call's stats filled in, as inline does.
+// as a *PanicError, as inline does, once the call's stats are filled in.
 //
 // It reads the clock after every batch but the last: a call of n items
 // whose batches are all shorter than soloBatch reads it about

@@ -16,8 +16,10 @@ var stretch = flag.Int("stretch", 1, "BenchmarkLateCall: multiply the late state
 // Chunks with no options: impl=solo; impl=sequential runs the same chunk
 // directly. One op is one call. The difference is what the solo path costs
 // a call: run both under valgrind --tool=callgrind with -stretch 1000 (the
-// late state's times stretched as valgrind stretches the items) and compare
-// instructions per op.
+// late state's times stretched as valgrind stretches the items) and
+// GODEBUG=asyncpreemptoff=1 (callgrind fails on the runtime's preemption
+// signals), and compare instructions per op, by difference of two
+// -test.benchtime counts.
 func BenchmarkLateCall(b *testing.B) {
 	w, _ := workload.ByName("tiny")
 	inst := w.New(0)
