@@ -7,8 +7,9 @@ import (
 
 // Map returns []U{f(in[0]), f(in[1]), ...}, computing the elements in
 // parallel. f is called concurrently from several goroutines, once per
-// element; the result is in input order. Panics behave as in Range. Map
-// panics if f or an option is nil.
+// element; the result is in input order, a new slice of len(in) (empty, not
+// nil, for an empty in). Panics behave as in Range. Map panics if f or an
+// option is nil.
 func Map[T, U any](in []T, f func(T) U, opts ...Option) []U {
 	checkFunc("Map", "f", f == nil)
 	out := make([]U, len(in))
@@ -65,10 +66,15 @@ func MapErr[T, U any](ctx context.Context, in []T, f func(T) (U, error), opts ..
 //	combine(...combine(combine(fold(fold(identity, in[0]), in[1])..., fold(...)), ...)
 //
 // combine must be associative, and identity must be an identity of combine;
-// combine need not be commutative. fold and combine are called concurrently
-// from several goroutines; with one block (len(in) at most the block size)
-// Reduce folds in on the caller's goroutine and never calls combine.
-// Panics behave as in Range, on either path.
+// combine need not be commutative. fold is called once per element,
+// concurrently from several goroutines; combine once per block but the first,
+// on the caller's goroutine, after every fold has returned. With one block
+// (len(in) at most the block size) Reduce folds in on the caller's goroutine
+// and never calls combine; Reduce of an empty in returns identity. Panics
+// behave as in Range, on either path. Every block starts from a copy of
+// identity, so a map, slice or pointer identity would be shared by all
+// blocks: give a nil one and let fold allocate a block's own (see the
+// example).
 //
 // Determinism: the block size is max(1024, len(in)/4096), or the grain if
 // WithGrain is given, and depends on nothing else: not on the worker
