@@ -92,7 +92,9 @@ func Average[T Number](q Query[T]) (mean float64, err error) {
 // is associative only up to rounding, as floating-point addition is. fold
 // is called once per element, concurrently from several goroutines;
 // combine once per block but the first, on the calling goroutine.
-// Aggregate of an empty query is identity.
+// Every block starts from a copy of identity, so a map, slice or pointer
+// identity would be shared by all blocks: give a nil one and let fold
+// allocate a block's own. Aggregate of an empty query is identity.
 // Aggregate panics if fold or combine is nil.
 func Aggregate[T, A any](q Query[T], identity A, fold func(A, T) A, combine func(A, A) A) (A, error) {
 	mustFunc("Aggregate", "fold", fold == nil)
