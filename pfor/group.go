@@ -34,7 +34,10 @@ import (
 //
 // Errors and cancellation: once a task returns an error or the context is
 // done, tasks that have not started are skipped (running ones finish; they
-// see the failure through the context NewGroup returns). Wait returns the
+// see the failure through the context NewGroup returns, by checking
+// ctx.Err() between steps: a task that blocks on ctx.Done() until a sibling
+// fails may wait forever, as the sibling may be waiting for the worker the
+// blocked task holds). Wait returns the
 // first error a task returned (first in time), else the context's error if
 // a task was skipped for it, else nil.
 //
@@ -69,11 +72,12 @@ type Group struct {
 // context derived from ctx, as errgroup.WithContext does: it is canceled
 // the first time a task returns an error or panics, with that error (or
 // the *PanicError) as its cause (see context.Cause), or the first time
-// Wait returns, whichever comes first. Tasks watch it to stop early when a
-// sibling fails. (A Context method was the alternative; returning the
-// context, as errgroup does, keeps the zero Group valid and puts the
-// context where a reader of the call expects it.) NewGroup panics if ctx
-// is nil.
+// Wait returns, whichever comes first. Tasks check it (ctx.Err()) between
+// steps to stop early when a sibling fails; they must not block on
+// ctx.Done() waiting for one (see Group). (A Context method was the
+// alternative; returning the context, as errgroup does, keeps the zero
+// Group valid and puts the context where a reader of the call expects it.)
+// NewGroup panics if ctx is nil.
 func NewGroup(ctx context.Context) (*Group, context.Context) {
 	if ctx == nil {
 		panic("pfor: NewGroup(nil): use context.Background()")

@@ -28,6 +28,11 @@ import (
 //
 // Where the value is an error, Unwrap returns it, so errors.Is and errors.As
 // see through a PanicError (for instance one returned by a Group).
+//
+// A PanicError that nobody recovers ends the program as any panic does: the
+// runtime prints Error(), which has no stack, and the stack of the caller
+// that re-raised it, not that of the panic site. To see where the function
+// panicked, recover and print Stack, as above.
 type PanicError struct {
 	Value any    // the value passed to panic
 	Stack []byte // the panicking goroutine's stack, as runtime/debug.Stack formats it
