@@ -34,6 +34,14 @@
 // every item costs the same and each worker must get exactly its one
 // contiguous block, with no coordination between workers: then Static.
 // Dynamic and Guided are OpenMP's schedules of those names.
+//
+// A loop uses one through pfor's option, and a query through With:
+//
+//	pfor.Range(0, n, body, pfor.WithPartitioner(partition.Static()))
+//	plinq.From(xs).With(pfor.WithPartitioner(partition.Static()))
+//
+// pfor.WithStats tells which partitioner a call used and how balanced it
+// ran.
 package partition
 
 // A Partitioner decides how the indices of a parallel loop are divided among
