@@ -68,7 +68,7 @@ func Sort[S ~[]E, E cmp.Ordered](x S) {
 // re-raises the panic as a *PanicError once every worker has stopped, and
 // the contents of x are unspecified (a merge under way may have lost or
 // duplicated elements). It allocates as Sort does: one scratch slice as
-// long as x, and a few small objects.
+// long as x, and a few small objects. SortStableFunc panics if cmp is nil.
 func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
 	checkFunc("SortStableFunc", "cmp", cmp == nil)
 	ops := &sortOps[E]{
