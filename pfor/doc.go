@@ -45,8 +45,9 @@
 //
 // The pool's worker goroutines (none at GOMAXPROCS 1) start with the first
 // call and live for the whole process, asleep without using CPU when idle;
-// there is nothing to close. A call made after GOMAXPROCS was lowered ends
-// the workers above it. A call has at most one worker slot per item (per
+// there is nothing to close. A call that uses the pool after GOMAXPROCS was
+// lowered ends the workers above it (a call that runs on the caller alone,
+// as a loop does at GOMAXPROCS 1, leaves them asleep). A call has at most one worker slot per item (per
 // grain, with WithGrain); a call that asks for more workers than
 // GOMAXPROCS gets extra helpers, which exit once idle. Leak checkers see
 // the workers; with go.uber.org/goleak, ignore them with
