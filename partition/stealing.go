@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"sync/atomic"
-	"time"
 
+	"github.com/stealkit/stealkit/internal/monotime"
 	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/stealrange"
 )
@@ -102,14 +102,10 @@ func newStealing(o partproto.Options) stealing {
 		panic(fmt.Sprintf("partition: StealingWith: Grain %d is negative", o.Grain))
 	}
 	if o.Clock == nil {
-		o.Clock = monotonic
+		o.Clock = monotime.Now
 	}
 	return stealing{o}
 }
-
-var epoch = time.Now()
-
-func monotonic() int64 { return int64(time.Since(epoch)) }
 
 const (
 	pieceBudget   = 4_000            // ns: a piece should take at least pieceBudget/workers (see pieceSize)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stealkit/stealkit/internal/ctxerr"
+	"github.com/stealkit/stealkit/internal/monotime"
 	"github.com/stealkit/stealkit/internal/sched"
 )
 
@@ -56,15 +57,10 @@ const soloGrowth = 16
 // only; a race between two calls at worst counts a sign once or twice.
 var lateHelpers struct {
 	streak atomic.Int32 // adaptive calls in a row whose helpers were late
-	until  atomic.Int64 // clock (see now) until which adaptive calls start alone
+	until  atomic.Int64 // clock (see monotime.Now) until which adaptive calls start alone
 }
 
-var epoch = time.Now()
-
-// now returns the monotonic nanoseconds since the package's start.
-func now() int64 { return int64(time.Since(epoch)) }
-
-// lateNow returns the clock (see now), at least 1, if an adaptive call
+// lateNow returns the clock (see monotime.Now), at least 1, if an adaptive call
 // starting now should start alone, which the call's solo start takes as
 // its own; else 0. A call out of the state reads no clock and calls
 // nothing.
@@ -77,7 +73,7 @@ func lateNow() int64 {
 
 // lateAt is lateNow in the late state until u, or at its end.
 func lateAt(u int64) int64 {
-	if t := now(); t < u {
+	if t := monotime.Now(); t < u {
 		return max(t, 1)
 	}
 	lateHelpers.until.CompareAndSwap(u, 0) // the state has ended: calls read no clock until the next
@@ -94,12 +90,12 @@ func noteCall(late bool) {
 		return
 	}
 	if lateHelpers.streak.Add(1) >= lateSigns {
-		lateHelpers.until.Store(now() + int64(lateWindow)) // commits the state: adaptive calls start alone
+		lateHelpers.until.Store(monotime.Now() + int64(lateWindow)) // commits the state: adaptive calls start alone
 	}
 }
 
 // solo runs [lo, hi) of a call configured as c on the caller's goroutine
-// alone, as slot 0, without a job: from t, the clock (see now), in batches
+// alone, as slot 0, without a job: from t, the clock (see monotime.Now), in batches
 // that start at one item and grow, by at most soloGrowth times, to take
 // about soloBatch each, until the range is done, a body fails, ctx is done
 // or soloFor has passed. It counts in st[0] if st is not nil. It reports
@@ -149,7 +145,7 @@ func solo(ctx context.Context, lo, hi int, c config, b *loopBody, st []sched.Slo
 		if end == hi {
 			return hi, true, nil // no clock read after the last batch
 		}
-		t1 := now()
+		t1 := monotime.Now()
 		if t1 >= deadline {
 			return end, false, nil
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stealkit/stealkit/internal/ctxerr"
+	"github.com/stealkit/stealkit/internal/monotime"
 	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/partition"
 )
@@ -90,7 +91,7 @@ type Job struct {
 	Labels pprof.LabelSet               // loop=name, added to a helper's own labels while it runs a slot
 
 	Woke    bool   // the post woke sleeping workers for the job; written by the caller only
-	started uint32 // sinceEpoch at Start, its low 32 bits (calls under 4 s apart compare right); the caller's only
+	started uint32 // monotime.Now at Start, its low 32 bits (calls under 4 s apart compare right); the caller's only
 }
 
 // A Body is a loop call's function: Call runs it over [lo, hi) as worker
@@ -127,7 +128,7 @@ func (j *Job) SetContext(ctx context.Context) { j.ctx, j.halt = ctx, ctx.Done() 
 // Start sets the job's run and publishes the call to claimers: slot 0 is
 // the caller's. Every other field must be set before.
 func (j *Job) Start(run partition.Run) {
-	j.started = uint32(sinceEpoch()) // before the claims: a helper's claim does not wait for the clock
+	j.started = uint32(monotime.Now()) // before the claims: a helper's claim does not wait for the clock
 	j.Run = run
 	j.split, _ = run.(partproto.SplittingRun)
 	j.claims.Store(uint64(j.Slots)<<32 | 1) // publishes the call: slot 0 is the caller's
@@ -299,7 +300,7 @@ func (j *Job) Drive(p *Pool, e int) (late bool) {
 	p.loops.Remove(e)
 	unposted = true
 	blocked := j.join()
-	if ranOther && uint32(sinceEpoch())-j.started > yieldAfter {
+	if ranOther && uint32(monotime.Now())-j.started > yieldAfter {
 		// A helper that should have claimed a slot may be runnable but
 		// not running: the Go scheduler queues a goroutine that this one
 		// wakes on this one's processor, where it waits until this
@@ -320,12 +321,6 @@ func (j *Job) Drive(p *Pool, e int) (late bool) {
 // a processor of its own takes to claim a slot (a handshake between cores
 // and a look at the posting table).
 const yieldAfter = uint32(time.Microsecond)
-
-var epoch = time.Now()
-
-// sinceEpoch returns the monotonic nanoseconds since the package's start:
-// half the cost of time.Now.
-func sinceEpoch() int64 { return int64(time.Since(epoch)) }
 
 // Outcome releases the finished job's run and returns what the call
 // returns: the first panic (as Wrap made it), else the first error a body
