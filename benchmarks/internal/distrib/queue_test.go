@@ -1,8 +1,12 @@
 package distrib
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -140,21 +144,21 @@ func TestEvenOutLockOrder(t *testing.T) {
 	} {
 		tc.held.mu.Lock()
 		done := make(chan struct{})
+		gid := make(chan uint64, 1)
 		go func() {
 			defer close(done)
+			gid <- goroutineID()
 			evenOut(tc.a, tc.b)
 		}()
-		time.Sleep(5 * time.Millisecond) // evenOut has taken its first lock if it ever will
-		for range 20 {
-			other := low
-			if tc.held == low {
-				other = high
-			}
-			if got := locked(other); got != (tc.lockedIn != nil) {
-				t.Errorf("%s: while evenOut waits, the queue of rank %d locked = %v; want %v", tc.name, other.rank, got, tc.lockedIn != nil)
-				break
-			}
-			time.Sleep(100 * time.Microsecond)
+		// Once evenOut's goroutine is parked on a mutex, it is the held one (nothing
+		// else locks the other until then), and it has taken any lock it takes first.
+		waitParkedOnMutex(t, <-gid)
+		other := low
+		if tc.held == low {
+			other = high
+		}
+		if got := locked(other); got != (tc.lockedIn != nil) {
+			t.Errorf("%s: while evenOut waits, the queue of rank %d locked = %v; want %v", tc.name, other.rank, got, tc.lockedIn != nil)
 		}
 		tc.held.mu.Unlock()
 		<-done
@@ -200,5 +204,42 @@ func TestEvenOutNoDeadlock(t *testing.T) {
 	case <-done:
 	case <-time.After(time.Minute):
 		t.Fatal("evening out queues did not finish in a minute: deadlock")
+	}
+}
+
+// goroutineID returns the calling goroutine's id, as runtime.Stack prints it.
+func goroutineID() uint64 {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	f := strings.Fields(string(buf)) // "goroutine 18 [running]:"
+	id, err := strconv.ParseUint(f[1], 10, 64)
+	if err != nil {
+		panic("goroutineID: " + string(buf))
+	}
+	return id
+}
+
+// waitParkedOnMutex returns once goroutine id is parked in sync.Mutex.Lock, as
+// runtime.Stack reports it: an event, however long the goroutine takes to get
+// there. A goroutine that exits instead fails the test.
+func waitParkedOnMutex(t *testing.T, id uint64) {
+	t.Helper()
+	head := fmt.Sprintf("goroutine %d [", id)
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n == len(buf) {
+			buf = make([]byte, 2*len(buf))
+			continue
+		}
+		all := string(buf[:n])
+		i := strings.Index(all, head)
+		if i < 0 {
+			t.Fatalf("goroutine %d exited without waiting for a mutex", id)
+		}
+		if strings.HasPrefix(all[i+len(head):], "sync.Mutex.Lock") {
+			return
+		}
+		runtime.Gosched()
 	}
 }
