@@ -136,63 +136,65 @@ func TestForkJoinPartitioner(t *testing.T) {
 	}
 }
 
-// TestCallSample: a workload whose every Chunk call waits 2 µs, whatever its length, costs
-// 2 µs a range; one whose Chunk returns at once, next to nothing: pfor's loop around a range
-// and the call (a few tens of nanoseconds, more with the race detector, which instruments
-// each atomic operation and call).
+// TestCallSample: a call trial's figure is, per item, what the sample's items cost as a range
+// each less what they cost as one range, less the take. On a clock that only the workload's
+// calls move, 2 µs a call, whatever its length: 64 items as 64 ranges against one range read
+// 2000·63/64 ns an item, less a take of 100; free calls read nothing. A sample of no items
+// reads 0, and a real one times at least one item.
 func TestCallSample(t *testing.T) {
-	const each = 2 * time.Microsecond
-	// Above: only a busy machine's preemptions, which the fastest of nine may still carry.
-	if got := fastest(newCallSample(&chunkCost{n: 1000, each: each}).trial); got < 0.9*float64(each) || got > 20*float64(each) {
-		t.Errorf("a call trial with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
+	const each, items, take = 2 * time.Microsecond, 64, 100
+	clock := &fakeClock{}
+	dear := &callSample{inst: &chunkCost{n: 1000, each: each, clock: clock}, items: items, take: take, now: clock.now}
+	if got, want := dear.trial(), float64(each.Nanoseconds())*(items-1)/items-take; got != want {
+		t.Errorf("a call trial with %v a call on a fake clock = %g ns; want %g", each, got, want)
 	}
-	// Under -race on a loaded CI machine the free calls read up to a fifth of the dear calls'
-	// cost: the bound is half of it, which still tells the two apart.
-	if got := fastest(newCallSample(&chunkCost{n: 1000}).trial); got > float64(each)/2 {
-		t.Errorf("a call trial with free calls = %.0f ns; want next to nothing, under half of %v", got, each)
+	free := &callSample{inst: &chunkCost{n: 1000, clock: clock}, items: items, now: clock.now}
+	if got := free.trial(); got != 0 {
+		t.Errorf("a call trial with free calls on a fake clock = %g ns; want 0", got)
 	}
 	if got := newCallSample(&chunkCost{}).trial(); got != 0 {
 		t.Errorf("a call trial with no items = %g; want 0", got)
 	}
-}
-
-// fastest returns the least of nine trials: a trial the machine preempts only reads longer,
-// and on a machine whose cores other test binaries keep busy, three trials were all
-// preempted.
-func fastest(trial func() float64) float64 {
-	least := trial()
-	for range 8 {
-		least = min(least, trial())
+	if s := newCallSample(&chunkCost{n: 1000, each: each}); s.items < 64 || s.items > 1000 {
+		t.Errorf("a call sample of 1000 items, %v a call: %d items; want 64 to 1000", each, s.items)
 	}
-	return least
 }
 
-// TestCalibratorCallTrials: a Calibrator's call trials measure what a callSample's trial does, one
-// at a time, and its CallNs is their median; with no trial made, CallNs makes one.
+// fakeClock is a clock that moves only when told to; any goroutine may read or move it.
+type fakeClock struct{ ns atomic.Int64 }
+
+var fakeEpoch = time.Unix(0, 0)
+
+func (c *fakeClock) now() time.Time          { return fakeEpoch.Add(time.Duration(c.ns.Load())) }
+func (c *fakeClock) advance(d time.Duration) { c.ns.Add(int64(d)) }
+
+// TestCalibratorCallTrials: a Calibrator's call trials are what its callSample's trial reads,
+// one at a time, and its CallNs is their median; with no trial made, CallNs makes one, with a
+// sample of its own.
 func TestCalibratorCallTrials(t *testing.T) {
-	const each = 2 * time.Microsecond
+	const each, items = 2 * time.Microsecond, 64
 	inst := &chunkCost{n: 1000, each: each}
 	cal := NewCalibrator(inst, make(Costs, inst.n+1), 1, 2)
+	clock := &fakeClock{}
+	inst.clock = clock
+	cal.call = &callSample{inst: inst, items: items, now: clock.now}
+	want := float64(each.Nanoseconds()) * (items - 1) / items
 	for range 3 {
-		if got := cal.CallTrial(); got < 0.9*float64(each) {
-			t.Errorf("CallTrial with %v a call = %.0f ns; want about %d", each, got, each.Nanoseconds())
+		if got := cal.CallTrial(); got != want {
+			t.Errorf("CallTrial with %v a call on a fake clock = %g ns; want %g", each, got, want)
 		}
 	}
 	trials := cal.CallTrials()
 	if len(trials) != 3 {
 		t.Fatalf("CallTrials after 3 trials = %v; want 3 figures", trials)
 	}
-	// A trial the machine preempts reads long, and on a busy machine all three may: the
-	// bound only catches a trial that is not the call's cost (a unit off, a loop of calls).
-	if got := slices.Min(trials); got > 20*float64(each) {
-		t.Errorf("CallTrials with %v a call = %v; want the fastest under %d", each, trials, 20*each.Nanoseconds())
-	}
 	if got, want := cal.CallNs(), lowerMedian(trials); got != want || len(cal.CallTrials()) != 3 {
 		t.Errorf("CallNs = %g after trials %v; want their median %g, and no trial more", got, trials, want)
 	}
-	fresh := NewCalibrator(inst, make(Costs, inst.n+1), 1, 2)
-	if got := fresh.CallNs(); got < 0.9*float64(each) || len(fresh.CallTrials()) != 1 {
-		t.Errorf("CallNs of a Calibrator without call trials = %.0f after %d trials; want about %d after one", got, len(fresh.CallTrials()), each.Nanoseconds())
+	fresh := NewCalibrator(&chunkCost{n: 1000, each: each}, make(Costs, inst.n+1), 1, 2)
+	// On the real clock a figure is at least 0 (see excessOver), however busy the machine.
+	if got := fresh.CallNs(); got < 0 || len(fresh.CallTrials()) != 1 || fresh.call == nil {
+		t.Errorf("CallNs of a Calibrator without call trials = %g after %d trials; want at least 0 after one, of a sample it made", got, len(fresh.CallTrials()))
 	}
 }
 
@@ -355,18 +357,23 @@ func TestCallerOnlyHandsTheCallerEverything(t *testing.T) {
 	}
 }
 
-// chunkCost is an instance of n items whose Chunk waits each, whatever its length, or returns
-// at once if each is 0.
+// chunkCost is an instance of n items whose Chunk waits each, whatever its length (or moves
+// clock on by each), or returns at once if each is 0.
 type chunkCost struct {
 	workload.Instance
-	n    int
-	each time.Duration
+	n     int
+	each  time.Duration
+	clock *fakeClock // if not nil, a call moves it on instead of waiting
 }
 
 func (c *chunkCost) Len() int { return c.n }
 func (c *chunkCost) Reset()   {}
 func (c *chunkCost) Chunk(lo, hi int) {
 	if c.each == 0 {
+		return
+	}
+	if c.clock != nil {
+		c.clock.advance(c.each)
 		return
 	}
 	for t := time.Now(); time.Since(t) < c.each; {
