@@ -39,6 +39,14 @@ func TestReportsWhenLong(t *testing.T) {
 	var out syncBuilder
 	m := start(&out, "phase", 4, 5*time.Millisecond)
 	m.Step(1, "tailheavy")
+	// The first report comes when the meter's goroutine has run after a tick: wait for it
+	// however long that takes, then leave room for ten more ticks, which must print nothing.
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), "[1/4] tailheavy"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no report of the step a minute after it, with a report due every 5 ms: %q", out.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
 	time.Sleep(50 * time.Millisecond)
 	m.End()
 	got := out.String()
