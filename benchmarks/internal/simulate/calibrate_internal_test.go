@@ -1,9 +1,9 @@
 package simulate
 
 import (
-	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -519,13 +519,15 @@ func TestTransferFigureLeavesOutPingPongsThatGaveUp(t *testing.T) {
 	}
 }
 
-// coldStart is an instance of n items whose Chunk waits each per item, and whose first cold
-// Chunk calls wait coldWait more: data that a core has to fetch before it runs at its speed.
+// coldStart is an instance of n items whose Chunk takes each per item on clock, and whose
+// first cold Chunk calls take coldWait more: data that a core has to fetch before it runs at
+// its speed.
 type coldStart struct {
 	workload.Instance
 	n, cold  int
 	each     time.Duration
 	coldWait time.Duration
+	clock    *coreClocks
 	calls    atomic.Int64
 }
 
@@ -536,17 +538,56 @@ func (c *coldStart) Chunk(lo, hi int) {
 	if c.calls.Add(1) <= int64(c.cold) { // counts the call; the goroutines' first calls are the cold ones
 		d += c.coldWait
 	}
-	for t := time.Now(); time.Since(t) < d; {
+	c.clock.advance(d)
+}
+
+// coreClocks is a fake clock for goroutines that each have a core of their own: a goroutine
+// that has moved it on reads its own time, what it moved it by; any other goroutine reads
+// the sum of them all, as the wall time of a run that awaits them all.
+type coreClocks struct {
+	mu    sync.Mutex
+	own   map[uint64]time.Duration
+	total time.Duration
+}
+
+func (c *coreClocks) advance(d time.Duration) {
+	g := goroutineID()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.own == nil {
+		c.own = map[uint64]time.Duration{}
 	}
+	c.own[g] += d
+	c.total += d
+}
+
+func (c *coreClocks) now() time.Time {
+	g := goroutineID()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d, ok := c.own[g]; ok {
+		return fakeEpoch.Add(d)
+	}
+	return fakeEpoch.Add(c.total)
+}
+
+// goroutineID returns the calling goroutine's id, as runtime.Stack prints it.
+func goroutineID() uint64 {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	id, err := strconv.ParseUint(strings.Fields(string(buf))[1], 10, 64) // "goroutine 18 [running]:"
+	if err != nil {
+		panic("goroutineID: " + string(buf))
+	}
+	return id
 }
 
 // TestTrialTimesWarmCores: a trial's figure is the time of its items on warm cores. The first
-// Chunk call of each goroutine (k of them) waits 200 ms more, about 24 times the trial's
+// Chunk call of each goroutine (k of them) takes 200 ms more, about 24 times the trial's
 // counted time (20 passes over the range, longer than minTrial, so the trial is not made
 // again): counted, it would read about 25 times the items' 100 ns a unit; uncounted, as the
-// warm-up, the figure is the items' own. (The bound allows ten times: on 2 cores with the
-// other packages' tests running, or two spinning processes, a goroutine waits for its core;
-// the figures read up to five times the items' with two.)
+// warm-up, the figure is the items' own. The items take their time on a fake clock, each
+// goroutine's its own, so that the figures are exact however busy the machine.
 func TestTrialTimesWarmCores(t *testing.T) {
 	const n, calls, each = 4096, 20, 100 * time.Nanosecond
 	costs := make(Costs, n+1)
@@ -554,24 +595,14 @@ func TestTrialTimesWarmCores(t *testing.T) {
 		costs[i] = float64(i) // one unit an item
 	}
 	for k := 1; k <= 2; k++ {
-		// A trial whose goroutines wait for their cores reads long; a trial that counted the
-		// cold calls reads long in every try, a busy machine seldom in three.
-		var inst *coldStart
-		var bad []string
-		for range 3 {
-			inst, bad = &coldStart{n: n, cold: k, each: each, coldWait: 200 * time.Millisecond}, nil
-			cal := NewCalibrator(inst, costs, calls, k)
-			for g, f := range cal.TrialWith(k) {
-				if f < float64(each) || f > 10*float64(each) {
-					bad = append(bad, fmt.Sprintf("goroutine %d's figure %.0f ns a unit", g, f))
-				}
+		clock := &coreClocks{}
+		inst := &coldStart{n: n, cold: k, each: each, coldWait: 200 * time.Millisecond, clock: clock}
+		cal := NewCalibrator(inst, costs, calls, k)
+		cal.now = clock.now
+		for g, f := range cal.TrialWith(k) {
+			if f != float64(each) {
+				t.Errorf("k=%d: goroutine %d's figure %g ns a unit; want the warm items' %d", k, g, f, each)
 			}
-			if len(bad) == 0 {
-				break
-			}
-		}
-		if len(bad) > 0 {
-			t.Errorf("k=%d, last of 3 tries: %s; want the warm items' %d, at most %d", k, strings.Join(bad, ", "), each, 10*each)
 		}
 		if got, want := inst.calls.Load(), int64(k+calls*n/64); got < want {
 			t.Errorf("k=%d: %d Chunk calls; want the cold ones and then at least %d", k, got, want)

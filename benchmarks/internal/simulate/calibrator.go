@@ -53,10 +53,11 @@ const calibrationTrials = 7
 type Calibrator struct {
 	inst   workload.Instance
 	c      Costs
-	plans  []samplePlan // plans[k-1] for k goroutines
-	passes []int        // passes per trial, for each k
-	next   []int        // the next pass, for each k
-	trials [][]float64  // the figure of each trial, for each k
+	plans  []samplePlan     // plans[k-1] for k goroutines
+	passes []int            // passes per trial, for each k
+	next   []int            // the next pass, for each k
+	trials [][]float64      // the figure of each trial, for each k
+	now    func() time.Time // the unit trials' clock: time.Now but in tests
 
 	calls   int             // passes over the range per timed repetition
 	restart []float64       // the restart figure of each trial (see RestartNs)
@@ -73,7 +74,7 @@ type Calibrator struct {
 // NewCalibrator returns a Calibrator of inst, whose prefix costs are c, for k = 1..procs
 // goroutines; one timed repetition of the workload makes calls passes over its range.
 func NewCalibrator(inst workload.Instance, c Costs, calls, procs int) *Calibrator {
-	cal := &Calibrator{inst: inst, c: c, trials: make([][]float64, procs), calls: max(1, calls)}
+	cal := &Calibrator{inst: inst, c: c, trials: make([][]float64, procs), now: time.Now, calls: max(1, calls)}
 	cal.cursors = make([]restartCursor, cal.calls)
 	n := inst.Len()
 	for k := 1; k <= procs; k++ {
@@ -140,7 +141,7 @@ func (cal *Calibrator) trial(k int) (time.Duration, []float64) {
 	cal.next[k-1] += passes
 	figures := make([]float64, k)
 	var warm, counted, arrived atomic.Int64 // goroutines done with the warm-up, with their counted chunks, and with the pass
-	t0 := time.Now()
+	t0 := cal.now()
 	var wg sync.WaitGroup
 	for g := range k {
 		wg.Go(func() {
@@ -155,12 +156,12 @@ func (cal *Calibrator) trial(k int) (time.Duration, []float64) {
 			c := 0.0 // local: the goroutines' slots of figures share a cache line
 			for i := range passes {
 				p := next + i
-				start := time.Now()
+				start := cal.now()
 				for _, ch := range plan.pass(p, g) {
 					cal.inst.Chunk(ch[0], ch[1])
 					c += cal.c[ch[1]] - cal.c[ch[0]]
 				}
-				busy += time.Since(start)
+				busy += cal.now().Sub(start)
 				done := int64(k * (i + 1))
 				counted.Add(1) // this pass's figure is taken; the others may stop their uncounted work
 				for extra := 1; counted.Load() < done; extra++ {
@@ -179,7 +180,7 @@ func (cal *Calibrator) trial(k int) (time.Duration, []float64) {
 		})
 	}
 	wg.Wait()
-	return time.Since(t0), figures
+	return cal.now().Sub(t0), figures
 }
 
 // Trials returns the figure of every trial so far, trials[k-1] for k goroutines, in order.
