@@ -50,17 +50,26 @@ func TestSmallWorkRunsInline(t *testing.T) {
 }
 
 // TestLargeWorkUsesHelpers: the converse, so that the inline test can fail.
+// The caller's items wait until another goroutine has run one, however long
+// a helper takes to get a core: a loop run inline fails after a minute. The
+// pool is kept out of its late state, whose calls start on the caller
+// alone.
 func TestLargeWorkUsesHelpers(t *testing.T) {
+	pfor.SetLate(t, false)
 	me := goid()
 	var other atomic.Int32
+	deadline := time.Now().Add(time.Minute)
 	pfor.Range(0, 200, func(int) {
 		if goid() != me {
 			other.Add(1)
+			return
 		}
-		time.Sleep(50 * time.Microsecond)
+		for other.Load() == 0 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Microsecond)
+		}
 	}, pfor.WithWorkers(4))
 	if other.Load() == 0 {
-		t.Errorf("a 10 ms loop with 4 workers ran entirely on the caller's goroutine")
+		t.Errorf("a loop of 200 items with 4 workers, whose caller waited a minute for a helper, ran entirely on the caller's goroutine")
 	}
 }
 
