@@ -59,39 +59,43 @@ func TestIdleTrialsFindNothing(t *testing.T) {
 }
 
 // TestTakesLeaveOutEmptyNexts: a take is the time of the Next loops less the empty Nexts, over
-// the Nexts that handed out a range. Here a run's one range costs nothing and its empty Next
-// spins for slowEmptyNs: less slowEmptyNs for it, the take is a small part of slowEmptyNs,
-// where averaged in it would be half of it.
+// the Nexts that handed out a range. Here, on a fake clock, a run's one range costs
+// slowRangeNs and its empty Next slowEmptyNs: less slowEmptyNs for it, the take is
+// slowRangeNs, where averaged in it would be half of both.
 func TestTakesLeaveOutEmptyNexts(t *testing.T) {
-	p := impls.Partitioner{Name: "slowempty", New: func(func() int64) partition.Partitioner { return slowEmpty{} }}
-	if take := takes(p, 10, 1, float64(slowEmptyNs)); len(take) != 1 || take[0] > float64(slowEmptyNs/4) {
-		t.Errorf("takes of a free range and an empty Next of %v, less that Next: %v ns; want one take under %v", slowEmptyNs, take, slowEmptyNs/4)
+	clock := &fakeClock{}
+	drainClock = clock.now
+	t.Cleanup(func() { drainClock = time.Now })
+	p := impls.Partitioner{Name: "slowempty", New: func(func() int64) partition.Partitioner { return slowEmpty{clock} }}
+	if take := takes(p, 10, 1, float64(slowEmptyNs)); len(take) != 1 || take[0] != float64(slowRangeNs) {
+		t.Errorf("takes of a range of %v and an empty Next of %v, less that Next: %v ns; want one take of %d", slowRangeNs, slowEmptyNs, take, slowRangeNs.Nanoseconds())
 	}
 }
 
-// slowEmpty's runs hand each worker its whole range at its first Next; every later Next
-// spins for slowEmptyNs and finds nothing.
-type slowEmpty struct{}
+// slowEmpty's runs hand each worker its whole range at its first Next, which moves clock on
+// by slowRangeNs; every later Next moves it on by slowEmptyNs and finds nothing.
+type slowEmpty struct{ clock *fakeClock }
 
-const slowEmptyNs = 200 * time.Microsecond
+const slowEmptyNs, slowRangeNs = 200 * time.Microsecond, 10 * time.Microsecond
 
 func (slowEmpty) Name() string { return "slowempty" }
 
-func (slowEmpty) Start(lo, hi, workers int) partition.Run {
-	return &slowEmptyRun{lo: lo, hi: hi, given: make([]bool, workers)}
+func (p slowEmpty) Start(lo, hi, workers int) partition.Run {
+	return &slowEmptyRun{lo: lo, hi: hi, given: make([]bool, workers), clock: p.clock}
 }
 
 type slowEmptyRun struct {
 	lo, hi int
 	given  []bool
+	clock  *fakeClock
 }
 
 func (r *slowEmptyRun) Next(w int) (lo, hi int, ok bool) {
 	if !r.given[w] {
 		r.given[w] = true
+		r.clock.advance(slowRangeNs)
 		return r.lo, r.hi, true
 	}
-	for t := time.Now(); time.Since(t) < slowEmptyNs; {
-	}
+	r.clock.advance(slowEmptyNs)
 	return 0, 0, false
 }

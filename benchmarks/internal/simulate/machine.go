@@ -237,9 +237,9 @@ func drain(p partition.Partitioner, n, k int) (time.Duration, float64) {
 // range, each of an adaptive run's few takes carried a share of those allocations.
 func drainFor(p partition.Partitioner, n, k int, limit time.Duration) (spent time.Duration, calls, empties float64) {
 	var took, called atomic.Int64
-	t0 := time.Now()
+	t0 := drainClock()
 	runs := 0
-	for ; runs == 0 || time.Since(t0) < limit; runs++ {
+	for ; runs == 0 || drainClock().Sub(t0) < limit; runs++ {
 		run := p.Start(0, n, k)
 		var ready, done sync.WaitGroup
 		var start atomic.Bool
@@ -251,11 +251,11 @@ func drainFor(p partition.Partitioner, n, k int, limit time.Duration) (spent tim
 					runtime.Gosched() // let the others, and the goroutine that starts them, run
 				}
 				c := int64(1)
-				t := time.Now()
+				t := drainClock()
 				for _, _, ok := run.Next(w); ok; _, _, ok = run.Next(w) {
 					c++
 				}
-				took.Add(int64(time.Since(t)))
+				took.Add(int64(drainClock().Sub(t)))
 				called.Add(c)
 			})
 		}
@@ -266,6 +266,10 @@ func drainFor(p partition.Partitioner, n, k int, limit time.Duration) (spent tim
 	}
 	return time.Duration(took.Load()), float64(called.Load()), float64(runs * k)
 }
+
+// drainClock is drainFor's clock. Tests that time partitioners whose Nexts move a fake clock
+// set it, and set it back to time.Now when they end.
+var drainClock = time.Now
 
 // stealOnce times the Next calls of a worker that steals every time: worker 1 takes its
 // whole block at once (the grain is larger than any block), then each Next steals a quarter
