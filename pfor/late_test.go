@@ -199,18 +199,29 @@ func TestLateFailureStopsTheCall(t *testing.T) {
 }
 
 // TestLateLongCallBringsInHelpers: a call in the late state that outlasts
-// soloFor hands what is left to its partitioner's slots: here 2,000 items
-// of at least a microsecond each, where a call on the caller alone to the
-// end would run them all as worker 0 without a steal.
+// soloFor hands what is left to its partitioner's slots, where a call on the
+// caller alone to the end would run every item as worker 0 without a steal.
+// Here soloFor is 0, so that the hand-off comes after the first batch, item
+// 0; the caller's later items wait until a helper has run one, however long
+// the helper takes to get a core.
 func TestLateLongCallBringsInHelpers(t *testing.T) {
 	pfor.SetLate(t, true)
+	pfor.StretchSolo(t, 0)
+	me := goid()
+	var other atomic.Int32
+	deadline := time.Now().Add(time.Minute)
 	var st pfor.Stats
-	pfor.Range(0, 2000, func(int) {
-		for t0 := time.Now(); time.Since(t0) < time.Microsecond; {
+	pfor.Range(0, 2000, func(i int) {
+		if goid() != me {
+			other.Add(1)
+			return
+		}
+		for i > 0 && other.Load() == 0 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Microsecond)
 		}
 	}, pfor.WithWorkers(2), pfor.WithStats(&st))
-	if st.Workers[0].Items == 2000 && st.Workers[0].Steals == 0 {
-		t.Fatalf("a call of over 2 ms in the late state ran on the caller alone to the end; want the partitioner's slots after soloFor:\n%v", st.String())
+	if other.Load() == 0 || st.Workers[0].Items == 2000 && st.Workers[0].Steals == 0 {
+		t.Fatalf("a call in the late state, past soloFor, ran %d items on a helper, whose caller waited a minute for one; want the partitioner's slots after soloFor:\n%v", other.Load(), st.String())
 	}
 }
 
