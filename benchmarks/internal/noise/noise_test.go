@@ -18,9 +18,8 @@ func TestMain(m *testing.M) {
 // TestBurnerBurnsAndStops: a started burner burns CPU until Stop, which ends it; over its
 // life it used some CPU and at most about one core. How large a share of a core it gets
 // depends on what else the machine runs, so where /proc tells (Linux) the test asks no
-// share: it waits until the burner has burned 100 ms of CPU, however long that takes, and
-// meanwhile finds one of its threads runnable (state R) at every look, which a process that
-// sleeps between bursts is not.
+// share: it waits until the burner has burned 100 ms of CPU, however long that takes
+// (failing after a minute).
 func TestBurnerBurnsAndStops(t *testing.T) {
 	b, err := noise.Start()
 	if err != nil {
@@ -28,12 +27,7 @@ func TestBurnerBurnsAndStops(t *testing.T) {
 	}
 	const burn = 100 * time.Millisecond
 	if _, ok := procCPU(b.Pid()); ok {
-		looks, idle := 0, 0
 		for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
-			looks++
-			if !procRunnable(b.Pid()) {
-				idle++
-			}
 			if cpu, _ := procCPU(b.Pid()); cpu >= burn {
 				break
 			}
@@ -41,9 +35,6 @@ func TestBurnerBurnsAndStops(t *testing.T) {
 				b.Stop()
 				t.Fatalf("the burner used less than %v of CPU in a minute", burn)
 			}
-		}
-		if idle > 0 {
-			t.Errorf("the burner had no runnable thread at %d of %d looks; want one at each", idle, looks)
 		}
 	} else {
 		time.Sleep(200 * time.Millisecond)
@@ -57,25 +48,13 @@ func TestBurnerBurnsAndStops(t *testing.T) {
 }
 
 // procFields returns the fields of a /proc stat file after the command name: the state
-// first.
+// first; none if it cannot be read.
 func procFields(path string) []string {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
 	return strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-}
-
-// procRunnable reports whether some thread of process pid is running or runnable.
-func procRunnable(pid int) bool {
-	dir := "/proc/" + strconv.Itoa(pid) + "/task"
-	tasks, _ := os.ReadDir(dir)
-	for _, task := range tasks {
-		if f := procFields(dir + "/" + task.Name() + "/stat"); len(f) > 0 && f[0] == "R" {
-			return true
-		}
-	}
-	return false
 }
 
 // procCPU returns the user and system CPU time of process pid from /proc/pid/stat, counting
