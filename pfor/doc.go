@@ -27,10 +27,6 @@
 // (context.WithCancelCause, WithTimeoutCause, WithDeadlineCause); then it
 // is an error that wraps both, "context canceled: " and the cause, so that
 // errors.Is finds context.Canceled (or DeadlineExceeded) and the cause.
-// (errgroup does not stop on a context: Wait returns what its functions
-// returned, and WithContext's context carries the first error as its
-// cause. Our calls stop on the context themselves, so their error says
-// why, and stays a cancellation to errors.Is.)
 //
 // One pool: loops and tasks (Join, Do, Group, futures, Sort) run on the
 // same GOMAXPROCS-1 pool workers. Nesting: a body may itself call pfor,
@@ -47,12 +43,14 @@
 // call and live for the whole process, asleep without using CPU when idle;
 // there is nothing to close. A call that uses the pool after GOMAXPROCS was
 // lowered ends the workers above it (a call that runs on the caller alone,
-// as a loop does at GOMAXPROCS 1, leaves them asleep). A call has at most one worker slot per item (per
-// grain, with WithGrain); a call that asks for more workers than
-// GOMAXPROCS gets extra helpers, which exit once idle. Leak checkers see
-// the workers; with go.uber.org/goleak, ignore them with
+// as a loop does at GOMAXPROCS 1, leaves them asleep). A call has at most
+// one worker slot per item (per grain, with WithGrain); a call that asks
+// for more workers than GOMAXPROCS gets extra helpers, which exit once
+// idle. Goroutine leak checkers see the workers: they run the function
 //
-//	goleak.IgnoreAnyFunction("github.com/stealkit/stealkit/internal/sched.(*Worker).loop")
+//	github.com/stealkit/stealkit/internal/sched.(*Worker).loop
+//
+// and a checker told to ignore goroutines running it sees no leak.
 //
 // The pool behaves the same on every system and reads nothing outside the
 // process. How it schedules (spinning, parking, what it does when another
@@ -71,20 +69,19 @@
 //   - A fixed handful of functions: Do(fns...).
 //   - A set of tasks that grows as it runs, with errors, cancellation and
 //     a context that tells running tasks a sibling failed: a Group
-//     (NewGroup, Group.Go, Worker.Go, Wait), errgroup's shape.
+//     (NewGroup, Group.Go, Worker.Go, Wait).
 //   - A result wanted later, collected by someone else or in another
 //     order: a future (Go and Wait outside a task, Spawn and Get inside).
 //   - A loop, a map or a reduction over an index range: Range, Map,
 //     MapIndexed, Reduce, ReduceRange, not these.
 //   - Sorting: Sort and SortStableFunc.
 //
-// Join, Both and Do are fork-join in the sense of Rayon's join and
-// oneTBB's parallel_invoke: the functions run in parallel when a worker is
-// free to take one, else one after another on the caller's goroutine. They
-// must not wait for each other (on a channel, a lock, a WaitGroup); the
-// same holds for tasks and futures, whose waits are this package's own
-// (Wait, Get), which run other tasks meanwhile. Goroutines are the tool
-// for functions that must run at the same time.
+// Join, Both and Do fork and join: the functions run in parallel when a
+// worker is free to take one, else one after another on the caller's
+// goroutine. They must not wait for each other (on a channel, a lock, a
+// WaitGroup); the same holds for tasks and futures, whose waits are this
+// package's own (Wait, Get), which run other tasks meanwhile. Goroutines
+// are the tool for functions that must run at the same time.
 //
 // Waiting from outside the pool (Join, Do, Group.Wait, Future.Wait) takes
 // part in the work as a guest worker, so it cannot deadlock even when

@@ -1,19 +1,17 @@
 package pfor
 
-// A Future is the result of a task started with Spawn, to be collected
-// with Get: the futures of Herlihy and Shavit's thread pools (a Java
-// Future from ExecutorService.submit), on the pool.
+// A Future is the result of a task started with Spawn or Go, to be
+// collected with Get or Wait.
 //
 // Futures are for what Join and Both cannot express: the results are
 // collected in any order, possibly more than once, by a caller that need
 // not be the one that spawned the task, and several may be outstanding at
 // a time (a task that spawns four quadrants and then gets them). Where a
-// computation forks in two and joins at once, Both is much cheaper (see
-// Spawn's costs): it allocates nothing.
+// computation forks in two and joins at once, Both costs less: it
+// allocates nothing.
 //
-// A Future is a Group of one task that keeps the task's result: the
-// Group's counting, waking, panic capture and waiting (Worker.Wait and
-// Group.Wait, which run other tasks meanwhile) are the future's.
+// Waiting for a Future (Get, Wait) runs other tasks meanwhile, as
+// Worker.Wait and Group.Wait do.
 //
 // Futures got only by the task that spawned them or by its ancestors (the
 // fork-join shape: a tree of tasks) cannot deadlock. Futures shared
@@ -26,7 +24,9 @@ type Future[T any] struct{ future[T] }
 // SpawnErr. Its Get returns both.
 type FutureErr[T any] struct{ future[T] }
 
-// future is what Future and FutureErr share; they differ only in Get.
+// future is what Future and FutureErr share; they differ only in Get. A
+// future is a Group of one task that keeps the task's result: the Group's
+// counting, waking, panic capture and waiting are the future's.
 type future[T any] struct {
 	g   Group // of the one task, which stores val before it finishes
 	val T
@@ -49,11 +49,12 @@ type future[T any] struct {
 // with runtime.Goexit, its result is T's zero value. Spawn panics if f is
 // nil.
 //
-// Costs: a future costs several times a fork with Both, which allocates
-// nothing (BenchmarkFuture/fib=27 against BenchmarkFib/impl=both/n=27): it
-// allocates the Future, the closure wrapping f and, when Get has to wait,
-// the Group's list of waiters.
+// Spawn takes O(1) time. It allocates the Future and a closure wrapping f,
+// and a Get that has to wait allocates a list of waiters: a fork with Both
+// allocates nothing and costs less.
 func Spawn[T any](w *Worker, f func(w *Worker) T) *Future[T] {
+	// BenchmarkFuture/fib=27 against BenchmarkFib/impl=both/n=27 compares
+	// a future with a fork by Both.
 	checkFunc("Spawn", "f", f == nil)
 	fu := new(Future[T])
 	fu.spawn(w, func(w *Worker) error {
@@ -122,10 +123,12 @@ func Go[T any](f func() T) *Future[T] {
 
 // Wait is Get for a caller that holds no Worker: Get(nil). It takes part
 // in the pool's work until the result is ready, and panics as Get does.
-// The future's own task must not call Wait, which would wait for itself:
-// unlike Get(w) and Group.Wait, Wait does not check, as telling costs
-// microseconds (see Group.Wait), much more than a future.
+// The future's own task must not call Wait, which would wait for itself
+// forever: unlike Get(w) and Group.Wait, Wait does not check.
 func (f *Future[T]) Wait() T {
+	// Telling whether the caller is the future's own task would need the
+	// goroutine's id, which costs a traceback (see Group.Wait): much more
+	// than a future.
 	v, _ := f.get(nil, "Future.Wait")
 	return v
 }

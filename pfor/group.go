@@ -10,8 +10,7 @@ import (
 )
 
 // A Group is a set of tasks on the pool that may spawn more tasks into
-// the group, from any depth, and a way to wait for all of them: errgroup's
-// shape on work-stealing deques.
+// the group, from any depth, and a way to wait for all of them.
 //
 //	g, ctx := pfor.NewGroup(ctx)
 //	g.Go(func(w *pfor.Worker) error {
@@ -23,12 +22,11 @@ import (
 // Tasks are called concurrently from several goroutines, in no particular
 // order: a worker runs the tasks it spawned newest first, and idle workers
 // steal the oldest. Spawning, running and counting a task takes O(1)
-// time and, once the pool recycles tasks, no allocation but f's closure
-// (BenchmarkGroup). For fine-grained fan-out, split recursively with Both
-// or Join, or use Range.
+// time and, in steady state, allocates nothing but f's closure. For
+// fine-grained fan-out, split recursively with Both or Join, or use Range.
 //
-// Unlike errgroup's functions, a task gets a *Worker, the handle through
-// which it forks and waits cheaply (Worker.Go, Worker.Join, Both,
+// A task gets a *Worker, the handle through which it forks and waits
+// cheaply (Worker.Go, Worker.Join, Both,
 // Worker.Wait); a task that does not need it ignores it. Tasks are for
 // computation: see Worker on tasks that block.
 //
@@ -53,6 +51,8 @@ import (
 // Wait returns; an error or a panic stays with it, and later tasks are
 // skipped.
 type Group struct {
+	// Tasks are recycled by the pool, so spawning one allocates only in
+	// the first calls (BenchmarkGroup).
 	pending atomic.Int64 // root tasks not complete (see groupTask)
 	stop    atomic.Bool  // set on the first error, panic or cancellation
 	halt    <-chan struct{}
@@ -69,16 +69,16 @@ type Group struct {
 }
 
 // NewGroup returns a Group whose tasks are skipped once ctx is done, and a
-// context derived from ctx, as errgroup.WithContext does: it is canceled
+// context derived from ctx: it is canceled
 // the first time a task returns an error or panics, with that error (or
 // the *PanicError) as its cause (see context.Cause), or the first time
 // Wait returns, whichever comes first. Tasks check it (ctx.Err()) between
 // steps to stop early when a sibling fails; they must not block on
-// ctx.Done() waiting for one (see Group). (A Context method was the
-// alternative; returning the context, as errgroup does, keeps the zero
-// Group valid and puts the context where a reader of the call expects it.)
-// NewGroup panics if ctx is nil.
+// ctx.Done() waiting for one (see Group). NewGroup panics if ctx is nil.
 func NewGroup(ctx context.Context) (*Group, context.Context) {
+	// The context is returned rather than offered by a method so that the
+	// zero Group stays valid and the context is where a reader of the call
+	// expects it.
 	if ctx == nil {
 		panic("pfor: NewGroup(nil): use context.Background()")
 	}
@@ -86,13 +86,14 @@ func NewGroup(ctx context.Context) (*Group, context.Context) {
 	return &Group{ctx: ctx, halt: ctx.Done(), cancel: cancel}, derived
 }
 
-// Go spawns f as a task of g. It can be called from any goroutine, and
-// needs no Worker: from outside the pool the task goes to the pool's
-// injection queue, and is started by the first idle worker (with
-// GOMAXPROCS 1 the pool has no worker goroutine: by the goroutine that
-// calls Wait). Inside a task, w.Go(g, f) is cheaper: it pushes onto the
-// worker's own deque. Go panics if f is nil.
+// Go spawns f as a task of g and returns at once. It can be called from
+// any goroutine and needs no Worker: f is started by the first idle worker
+// (with GOMAXPROCS 1 the pool has no worker goroutine: by the goroutine
+// that calls Wait), and called on that worker's goroutine. Inside a task,
+// w.Go(g, f) is cheaper. Go takes O(1) time. Go panics if f is nil.
 func (g *Group) Go(f func(w *Worker) error) {
+	// From outside the pool the task goes to the pool's injection queue;
+	// w.Go pushes onto the worker's own deque instead.
 	checkFunc("Group.Go", "f", f == nil)
 	if g.skip() {
 		return
@@ -111,14 +112,16 @@ func (g *Group) Go(f func(w *Worker) error) {
 //
 // A task of g must not wait for g, which would wait for the task itself:
 // Wait panics if called from a task of g (one running innermost on the
-// calling goroutine), as Worker.Wait does. To know, Wait reads the calling
-// goroutine's id when g has tasks left, which takes a traceback of the
-// calling goroutine (runtime.Stack; BenchmarkGroupWait against
-// BenchmarkFuture/spawn=outside): a task that waits should use w.Wait(g),
-// which needs no such read. The check finds tasks run by pool
-// workers and by the goroutine's own Group.Wait; a task that a Run, Join,
-// Do or Future.Wait took from another goroutine's deque is not found.
+// calling goroutine) that a pool worker or the goroutine's own Group.Wait
+// is running, as Worker.Wait does; a task of g that a Run, Join, Do or
+// Future.Wait took from another goroutine's deque is not detected, and
+// waits forever. Checking makes Wait, while g has tasks left, cost far more
+// than w.Wait(g): a task that waits should use w.Wait(g).
 func (g *Group) Wait() error {
+	// To tell whether the caller runs a task of g, Wait reads the calling
+	// goroutine's id when g has tasks left, which takes a traceback of the
+	// goroutine (runtime.Stack; BenchmarkGroupWait against
+	// BenchmarkFuture/spawn=outside).
 	defer g.done()
 	w := thePool.acquire()
 	defer thePool.release(w)

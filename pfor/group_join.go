@@ -21,20 +21,18 @@ type bothJob[A, R any] struct {
 func (j *bothJob[A, R]) Exec(w *sched.Worker) { j.res = j.f(workerOf(w), j.arg) }
 
 // Join calls a and b, in parallel if a worker is free to take one of them,
-// and returns when both have returned: the fork-join of Cilk's spawn and
-// sync, and of rayon::join. b runs on the calling goroutine at once; a
-// waits on w's deque, where an idle worker may steal it, and runs on the
-// calling goroutine after b if nobody did. If a was stolen, Join runs other
-// tasks (its own deque's first, then stolen ones) until a has finished.
+// and returns when both have returned. b is called first, on the calling
+// goroutine; a is called either by another worker, concurrently with b, or
+// after b on the calling goroutine. If another worker took a, Join runs
+// other tasks until a has finished instead of blocking.
 //
 // a and b get the Worker running them: a different one if a was stolen.
 // They may run at the same time, so variables they share need the usual
 // synchronization; writes made by either happen before Join returns.
 //
-// Costs: O(1) and no lock (BenchmarkJoin, which uses Both, as does
-// BenchmarkFib/impl=both; impl=join shows Join with closures). Join itself
-// allocates nothing, but a closure a that captures variables is allocated
-// by the caller: Both avoids that.
+// Join takes O(1) time besides a and b, takes no lock and allocates
+// nothing itself; a closure a that captures variables is allocated by the
+// caller, which Both avoids.
 //
 // If b panics, a is never called if nobody had stolen it, and Join waits
 // for it to return if a worker had. If a or b panics, Join panics with the
@@ -45,6 +43,10 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 	if w == nil || a == nil || b == nil {
 		panicNil("Join", w == nil, a == nil, b == nil)
 	}
+	// a waits on w's deque, where an idle worker may steal it; if a was
+	// stolen, WaitFrame runs w's own deque's tasks first, then stolen ones.
+	// BenchmarkJoin and BenchmarkFib/impl=both measure the fork through Both,
+	// impl=join this one with closures.
 	f := w.s.Fork()
 	j := frameJob[*funcJob](f)
 	j.f = a
@@ -73,11 +75,11 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 }
 
 // Both returns f(w, x) and f(w, y), computed in parallel if a worker is
-// free to take one of them: Join for the common case of one function on
-// two arguments (the two halves of a divide and conquer), without a
-// closure. f(w, y) runs on the calling goroutine at once; f(w, x) waits on
-// w's deque to be stolen, as a does in Join. With f a top-level function,
-// Both allocates nothing.
+// free to take one of them: Join for one function on two arguments (the
+// two halves of a divide and conquer), without a closure. f(w, y) is
+// called first, on the calling goroutine, and f(w, x) as a is in Join.
+// Both takes O(1) time besides f and, with f a top-level function,
+// allocates nothing.
 //
 // f is called concurrently from several goroutines. Panics behave as in
 // Join (the call on y is b). Both panics if w or f is nil.

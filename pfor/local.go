@@ -3,16 +3,15 @@ package pfor
 import "context"
 
 // ChunksLocal is Chunks with per-worker state, for scratch buffers or
-// partial results (what TPL calls localInit/localFinally and Rayon
-// map_init): init is called at most once per worker slot, lazily, on the
+// partial results: init is called at most once per worker slot, lazily, on the
 // worker's goroutine, before the slot's first chunk; body gets the slot's
 // state with each chunk; after every worker has stopped, finish is called
 // with each state that init created, in slot order, on the caller's
 // goroutine, so it can merge partial results without locking.
 //
 // A pointer or a slice makes a good state: body's changes to it are seen by
-// finish. finish may be nil. ChunksLocal panics if hi < lo, or init or body
-// is nil; panics in init, body or finish behave as panics in Range. finish
+// finish. finish may be nil. ChunksLocal panics if hi < lo, or if init,
+// body or an option is nil; panics in init, body or finish behave as panics in Range. finish
 // is called even after a panic in init or body, and then the call re-raises
 // that panic, not a panic of finish's.
 func ChunksLocal[S any](lo, hi int, init func() S, body func(state S, lo, hi int), finish func(state S), opts ...Option) {

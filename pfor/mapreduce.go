@@ -38,7 +38,8 @@ func MapIndexed[T, U any](in []T, f func(i int, x T) U, opts ...Option) []U {
 }
 
 // MapErr is Map with a context and errors. On error it returns nil and the
-// error, chosen as RangeErr chooses it. MapErr panics if ctx or f is nil.
+// error, chosen as RangeErr chooses it. MapErr panics if ctx, f or an
+// option is nil.
 func MapErr[T, U any](ctx context.Context, in []T, f func(T) (U, error), opts ...Option) ([]U, error) {
 	checkCtx("MapErr", ctx)
 	checkFunc("MapErr", "f", f == nil)

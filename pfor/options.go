@@ -40,7 +40,7 @@ func WithWorkers(n int) Option {
 // as partition.Run requires, for the call to run each index once.
 func WithPartitioner(p partition.Partitioner) Option {
 	if p == nil {
-		panic("pfor: WithPartitioner(nil)")
+		panic("pfor: WithPartitioner: p is nil; omit the option for the default, partition.Auto()")
 	}
 	return func(c *config) { c.part = p }
 }
@@ -63,7 +63,7 @@ func WithGrain(n int) Option {
 // nil.
 func WithStats(s *Stats) Option {
 	if s == nil {
-		panic("pfor: WithStats(nil)")
+		panic("pfor: WithStats: s is nil; pass the *Stats to fill")
 	}
 	return func(c *config) { c.stats = s }
 }

@@ -13,8 +13,8 @@ import "context"
 // When hi-lo is at most the grain (see WithGrain), or there is one worker,
 // the loop runs on the caller's goroutine without involving any other.
 //
-// Range panics if hi < lo or body is nil. Per index it costs one indirect
-// call more than Chunks.
+// Range panics if hi < lo, or if body or an option is nil. Per index it
+// costs one indirect call more than Chunks.
 func Range(lo, hi int, body func(i int), opts ...Option) {
 	checkRange("Range", lo, hi)
 	checkFunc("Range", "body", body == nil)
@@ -24,7 +24,7 @@ func Range(lo, hi int, body func(i int), opts ...Option) {
 // Chunks calls body(a, b) for disjoint ranges [a, b) that together cover
 // [lo, hi), in parallel: the fast path, as body's own loop over a chunk pays
 // nothing per index. Concurrency, panics and small ranges behave as for
-// Range. Chunks panics if hi < lo or body is nil.
+// Range. Chunks panics if hi < lo, or if body or an option is nil.
 func Chunks(lo, hi int, body func(lo, hi int), opts ...Option) {
 	checkRange("Chunks", lo, hi)
 	checkFunc("Chunks", "body", body == nil)
@@ -38,7 +38,7 @@ func Chunks(lo, hi int, body func(lo, hi int), opts ...Option) {
 // else ctx's error if ctx was done before all the work was handed out, else
 // nil; a ctx done at the call calls no body and returns ctx's error, for an
 // empty range too. body is called as Range calls it, and panics behave as for
-// Range. RangeErr panics if ctx or body is nil or hi < lo.
+// Range. RangeErr panics if ctx, body or an option is nil, or if hi < lo.
 func RangeErr(ctx context.Context, lo, hi int, body func(i int) error, opts ...Option) error {
 	checkCtx("RangeErr", ctx)
 	checkRange("RangeErr", lo, hi)
@@ -47,7 +47,7 @@ func RangeErr(ctx context.Context, lo, hi int, body func(i int) error, opts ...O
 }
 
 // ChunksErr is Chunks with a context and errors, as RangeErr is to Range.
-// It panics if ctx or body is nil or hi < lo.
+// It panics if ctx, body or an option is nil, or if hi < lo.
 func ChunksErr(ctx context.Context, lo, hi int, body func(lo, hi int) error, opts ...Option) error {
 	checkCtx("ChunksErr", ctx)
 	checkRange("ChunksErr", lo, hi)

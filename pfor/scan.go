@@ -24,16 +24,12 @@ import (
 // op is called concurrently from several goroutines, about 4n/3 times for
 // n elements, about 2n/3 of them in a chain where each call waits for the
 // one before: Scan runs at most 1.5 times as fast as the sequential loop,
-// on any number of workers. (On two workers no prefix computation does
-// better: it needs about 2n/(p+1) op calls on its longest path on p
-// workers. A plan that gains from more workers does more calls in all and
-// gains nothing on two; the plan must not depend on the worker count, or
-// the result would.) Scan takes O(n) time and allocates the result and
-// O(1) besides. A panic in op reaches the caller as a *PanicError, as in
+// on any number of workers. Scan takes O(n) time and allocates the result
+// and O(1) besides. A panic in op reaches the caller as a *PanicError, as in
 // Range, also from the calls made on the caller's goroutine; once op has
 // panicked no block of the scan starts, and Scan re-raises the panic when
-// the workers have finished the blocks they were on. Scan panics if op is
-// nil. Scan of an empty or nil slice is a non-nil empty slice.
+// the workers have finished the blocks they were on. Scan panics if op or
+// an option is nil. Scan of an empty or nil slice is a non-nil empty slice.
 //
 // Of the options, Scan honours WithWorkers, WithPartitioner and WithLabel
 // in its parallel loops over its blocks, and WithStats describes the last
@@ -48,7 +44,7 @@ func Scan[T any](in []T, identity T, op func(T, T) T, opts ...Option) []T {
 
 // ScanExclusive is Scan, but out[i] combines the elements before in[i]:
 // out[0] is identity, and out[i] is Scan's out[i-1], bit for bit.
-// ScanExclusive panics if op is nil.
+// ScanExclusive panics if op or an option is nil.
 func ScanExclusive[T any](in []T, identity T, op func(T, T) T, opts ...Option) []T {
 	checkFunc("ScanExclusive", "op", op == nil)
 	out, _ := scan(nil, "ScanExclusive", in, identity, op, false, opts)
@@ -60,8 +56,8 @@ func ScanExclusive[T any](in []T, identity T, op func(T, T) T, opts ...Option) [
 // block it is on, and ScanErr returns nil and ctx's error. Otherwise it
 // returns Scan's result and nil, even if ctx is done once every block has
 // started. op returns no error: the only error is ctx's. Panics behave as
-// in Scan: no block starts after op panicked. ScanErr panics if ctx or op
-// is nil.
+// in Scan: no block starts after op panicked. ScanErr panics if ctx, op or
+// an option is nil.
 func ScanErr[T any](ctx context.Context, in []T, identity T, op func(T, T) T, opts ...Option) ([]T, error) {
 	checkCtx("ScanErr", ctx)
 	checkFunc("ScanErr", "op", op == nil)
@@ -69,7 +65,7 @@ func ScanErr[T any](ctx context.Context, in []T, identity T, op func(T, T) T, op
 }
 
 // ScanExclusiveErr is ScanExclusive with a context, as ScanErr is to
-// Scan. ScanExclusiveErr panics if ctx or op is nil.
+// Scan. ScanExclusiveErr panics if ctx, op or an option is nil.
 func ScanExclusiveErr[T any](ctx context.Context, in []T, identity T, op func(T, T) T, opts ...Option) ([]T, error) {
 	checkCtx("ScanExclusiveErr", ctx)
 	checkFunc("ScanExclusiveErr", "op", op == nil)
@@ -82,6 +78,12 @@ func ScanExclusiveErr[T any](ctx context.Context, in []T, identity T, op func(T,
 // a plan that cut the input among the workers, or gave one worker more
 // when its part costs less, would make the grouping depend on the worker
 // count or on the timing.
+//
+// The plan's longest chain, about 2n/3 op calls, bounds the speedup at 1.5
+// on any number of workers. On two workers no prefix computation does
+// better: it needs about 2n/(p+1) op calls on its longest path on p
+// workers. A plan that gains from more workers does more calls in all and
+// gains nothing on two.
 func scanParts(n int) bool { return n >= scanSequential }
 
 // The scan plan's sizes: below scanSequential elements a parallel scan

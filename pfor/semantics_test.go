@@ -191,8 +191,14 @@ func TestBadInput(t *testing.T) {
 		{"WithWorkers(0)", "pfor: WithWorkers(0): need at least one worker", func() { pfor.WithWorkers(0) }},
 		{"WithWorkers(-3)", "pfor: WithWorkers(-3)", func() { pfor.WithWorkers(-3) }},
 		{"WithGrain(0)", "pfor: WithGrain(0): grain must be at least 1", func() { pfor.WithGrain(0) }},
-		{"WithPartitioner(nil)", "pfor: WithPartitioner(nil)", func() { pfor.WithPartitioner(nil) }},
-		{"WithStats(nil)", "pfor: WithStats(nil)", func() { pfor.WithStats(nil) }},
+		{"WithPartitioner(nil)", "pfor: WithPartitioner: p is nil", func() { pfor.WithPartitioner(nil) }},
+		{"WithStats(nil)", "pfor: WithStats: s is nil", func() { pfor.WithStats(nil) }},
+		{"MapErr nil option", "pfor: MapErr: opts[1] is nil", func() {
+			pfor.MapErr(context.Background(), []int{1}, func(x int) (int, error) { return x, nil }, pfor.WithWorkers(1), nil)
+		}},
+		{"RangeErr nil option", "pfor: RangeErr: opts[0] is nil", func() {
+			pfor.RangeErr(context.Background(), 0, 1, func(int) error { return nil }, nil)
+		}},
 		{"Map nil f", "pfor: Map: f is nil", func() { pfor.Map[int, int]([]int{1}, nil) }},
 		{"Reduce nil combine", "pfor: Reduce: combine is nil", func() {
 			pfor.Reduce([]int{1}, 0, func(a, b int) int { return a }, nil)
