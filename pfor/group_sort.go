@@ -40,18 +40,17 @@ type sortOps[E any] struct {
 	mergeRun func(*Worker, mergeJob[E]) struct{}
 }
 
-// Sort sorts x in ascending order, in parallel on the pool, as
-// slices.Sort does (NaNs first; Sort is not stable, which matters only for
-// floating-point elements that compare equal but differ, like -0 and +0).
-// Leaves of the merge sort use slices.Sort. It allocates one scratch
-// slice as long as x (none for a short x, which it sorts on the calling
-// goroutine) and a few small objects, however long x is. Sort may be
-// called from anywhere, tasks included.
-//
-// Costs: O(n log n) comparisons and O(n) extra memory, with the work
-// divided among the pool's workers; BenchmarkSort here (1M elements) and
-// benchmarks/casestudy's BenchmarkSort (10M) compare it with slices.Sort.
+// Sort sorts x in ascending order, in parallel on the pool, in the order
+// slices.Sort gives (NaNs first). Sort is not stable, which matters only
+// for floating-point elements that compare equal but differ, like -0 and
+// +0. It takes O(n log n) time, divided among the pool's workers, and
+// allocates one scratch slice as long as x (none for a short x, which it
+// sorts on the calling goroutine) and a few small objects, however long x
+// is. Sort may be called from anywhere, tasks included.
 func Sort[S ~[]E, E cmp.Ordered](x S) {
+	// A merge sort whose leaves use slices.Sort. BenchmarkSort here (1M
+	// elements) and benchmarks/casestudy's BenchmarkSort (10M) compare it
+	// with slices.Sort.
 	parallelSort("Sort", x, &sortOps[E]{
 		leaf:  func(s, _ []E) { slices.Sort(s) },
 		merge: mergeOrdered[E],
