@@ -6,7 +6,7 @@ import (
 )
 
 // A KeyValue is a key and the value a grouping operator computed for it
-// (CountBy's count, AggregateBy's fold), as .NET's KeyValuePair.
+// (CountBy's count, AggregateBy's fold).
 type KeyValue[K comparable, V any] struct {
 	Key   K
 	Value V

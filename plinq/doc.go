@@ -1,5 +1,5 @@
-// Package plinq runs chained queries over slices in parallel, as PLINQ does
-// for .NET and Rayon's parallel iterators for Rust:
+// Package plinq runs chained queries over slices in parallel, on pfor's
+// pool:
 //
 //	adults := plinq.From(people).Where(func(p Person) bool { return p.Age >= 18 })
 //	names, err := plinq.Select(adults, func(p Person) string { return p.Name }).ToSlice()
@@ -71,19 +71,14 @@
 //   - a context added by q.WithContext is done: no more work starts, work in
 //     progress stops at its next batch, and the error is ctx.Err(), with
 //     the context's cause wrapped in it if it has another (as in pfor);
-//   - a function passed to SelectErr or ForAllErr returned an error: the error is that
-//     of the first failing element in query order, the error a sequential
-//     loop would return, whatever the workers (errgroup returns the first
-//     in time; a query is deterministic, so plinq returns the first in
-//     order, as Reduce groups by position and not by timing).
+//   - a function passed to SelectErr or ForAllErr returned an error: the
+//     error is that of the first failing element in query order, the error
+//     a sequential loop would return, whatever the workers and the timing.
 //
-// This is errgroup's choice, Wait() error, for every call that runs
-// parallel work: a query's errors come from the run as a whole, not from
-// one element, so each run returns one. The iterators cannot return an
-// error from a range loop, so Values and All return with the sequence a
-// function that reports the iteration's error after the loop, as
-// bufio.Scanner.Err and sql.Rows.Err do. A failed run unwinds inside plinq
-// and never panics out of it.
+// A run returns one error, for the run as a whole. The iterators cannot
+// return an error from a range loop, so Values and All return with the
+// sequence a function that reports the iteration's error after the loop,
+// as bufio.Scanner.Err does. A failed run never panics out of plinq.
 //
 // Panics are not errors. A panic in a query's function stops the run and
 // reaches the caller of the terminal operation as a *pfor.PanicError, with

@@ -2,10 +2,9 @@ package plinq
 
 // Join returns the inner equi-join of outer and inner: result(o, i) for
 // every element o of outer, in query order, and for each element i of inner
-// with innerKey(i) == outerKey(o), in inner's query order. inner is
-// collected and grouped by key (a hash join), then outer runs fused with
-// the probe: only inner is materialized, and Join takes O(len(outer) +
-// len(inner) + results) time. outerKey, innerKey and result are called
+// with innerKey(i) == outerKey(o), in inner's query order. Each run
+// collects inner, taking O(len(inner)) memory, but not outer, and Join
+// takes O(len(outer) + len(inner) + results) time. outerKey, innerKey and result are called
 // concurrently from several goroutines: innerKey once per element of
 // inner; outerKey at most once per element of outer and result at most once
 // per pair, for those the terminal operation evaluates. The result has both
@@ -15,6 +14,8 @@ func Join[O, I any, K comparable, R any](outer Query[O], inner Query[I], outerKe
 	mustFunc("Join", "outerKey", outerKey == nil)
 	mustFunc("Join", "innerKey", innerKey == nil)
 	mustFunc("Join", "result", result == nil)
+	// A hash join: inner is grouped by key, then outer runs fused with the
+	// probe.
 	return derive2("Join", outer, inner, func(x *exec) flow[R] {
 		items := collect(x, inner.flow(x), true)
 		ix := indexKeys(x, items, innerKey)

@@ -15,7 +15,7 @@ func (q Query[T]) Any(pred func(T) bool) (bool, error) {
 }
 
 // Every reports whether pred reports true for every element of q: LINQ's
-// All and Rayon's all (in Go, All names an iterator; see Query.All). It
+// All (in Go, All names an iterator; see Query.All). It
 // stops as soon as some call reports false, as Any does. Every of an empty
 // query is true. Every panics if pred is nil.
 func (q Query[T]) Every(pred func(T) bool) (bool, error) {
@@ -31,7 +31,7 @@ func Contains[T comparable](q Query[T], v T) (bool, error) {
 }
 
 // FindAny returns some element of q for which pred reports true, and
-// true; or the zero T and false if there is none: Rayon's find_any. Unlike
+// true; or the zero T and false if there is none. Unlike
 // q.Where(pred).First, it returns whichever matching element a worker finds
 // first, so with several matches the answer may differ from run to run.
 // pred is called concurrently from several goroutines, at most once per

@@ -55,8 +55,7 @@ func (q Query[T]) ForAll(f func(T)) (err error) {
 	return nil
 }
 
-// ForAllErr is ForAll with a function that can fail, as errgroup's Go
-// takes one: once a call returns an error, no chunk after its element
+// ForAllErr is ForAll with a function that can fail: once a call returns an error, no chunk after its element
 // starts and running ones stop at their next batch, while those before it
 // run to the end, and ForAllErr returns the error of the first failing
 // element in query order (see SelectErr). f is called concurrently from
