@@ -6,10 +6,9 @@ import (
 )
 
 // Dynamic returns the partitioner whose workers take chunks of a fixed size
-// from a shared atomic cursor, in index order, as they become idle (OpenMP's
-// schedule(dynamic, chunk)). Every chunk costs one contended atomic
-// operation, so chunk should cover at least a microsecond of work. Dynamic
-// panics if chunk < 1.
+// from a shared atomic cursor, in index order, as they become idle. Every
+// chunk costs one contended atomic operation, so chunk should cover at least
+// a microsecond of work. Dynamic panics if chunk < 1.
 func Dynamic(chunk int) Partitioner {
 	if chunk < 1 {
 		panic(fmt.Sprintf("partition: Dynamic(%d): chunk must be at least 1", chunk))
@@ -18,9 +17,9 @@ func Dynamic(chunk int) Partitioner {
 }
 
 // Guided returns the partitioner whose workers take chunks from a shared
-// cursor with chunk = remaining/(2*workers), never fewer than min items
-// (OpenMP's schedule(guided)): big chunks first, small ones towards the end
-// where they balance the finish. Guided panics if min < 1.
+// cursor with chunk = remaining/(2*workers), never fewer than min items:
+// big chunks first, small ones towards the end where they balance the
+// finish. Guided panics if min < 1.
 func Guided(min int) Partitioner {
 	if min < 1 {
 		panic(fmt.Sprintf("partition: Guided(%d): min must be at least 1", min))

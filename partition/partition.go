@@ -33,7 +33,6 @@
 // Static does and balances uneven or unknown costs by stealing, unless
 // every item costs the same and each worker must get exactly its one
 // contiguous block, with no coordination between workers: then Static.
-// Dynamic and Guided are OpenMP's schedules of those names.
 //
 // A loop uses one through pfor's option, and a query through With:
 //
