@@ -6,19 +6,24 @@ import (
 	"sync/atomic"
 )
 
-// Range is a work-stealing range of integer indices: one owner consumes it
-// from the low end while any number of thieves steal contiguous chunks from
-// the high end, without locks.
+// The design of Range, for maintainers; the tests in this directory check
+// it (see README.md).
 //
-// # Callers
+// # Protocol
 //
-// TryTakeOne, TryTake, Reset, StealFrom, Reuse, GiveBack and Remaining are
-// executed only by the owner, one goroutine at a time (ownership may pass
-// between goroutines if the hand-over synchronizes, as a channel send or a
-// WaitGroup does). TrySteal and Stealable can be executed by any goroutine,
-// concurrently with everything; so can r.StealFrom(v) as far as v is
-// concerned: to v it is a thief. Reuse is for Ranges no longer in use (see
-// Reuse).
+// The indices are laid out as [low .. [mid .. end)): the owner's part is
+// [low, mid) and the steal range is [mid, end), an immutable span replaced
+// only by a compare-and-swap of a fresh span, so a stale thief can never win
+// a CAS on a reused span (no ABA). The owner reserves a batch by publishing a
+// new low and only then reads the steal range; a thief reads the steal range,
+// then low, and CAS-replaces the span with the top quarter of [low, mid).
+// Because Go's atomics are sequentially consistent, an owner's batch and a
+// steal can meet only on the one span the owner read after reserving, and
+// then the owner's own CAS decides: if it loses, the thief took exactly
+// [mid, end) of that span and the owner keeps [low, mid). Reset and GiveBack
+// close the range (low = MaxUint64), set the new span, and reopen it, in that
+// order. Indices are mapped to uint64 positions so that the whole int domain
+// works without overflow on 32- and 64-bit platforms.
 //
 // # State
 //
@@ -131,6 +136,28 @@ import (
 // published and is handed out again. Reuse starts a new epoch at the first
 // block, so that a Range reused for run after run stops allocating once its
 // blocks hold what one run installs.
+
+// Range is a work-stealing range of integer indices: one owner consumes it
+// from the low end while any number of thieves steal contiguous chunks from
+// the high end, without locks.
+//
+// # Callers
+//
+// TryTakeOne, TryTake, Reset, StealFrom, Reuse, GiveBack and Remaining are
+// executed only by the owner, one goroutine at a time (ownership may pass
+// between goroutines if the hand-over synchronizes, as a channel send or a
+// WaitGroup does). TrySteal and Stealable can be executed by any goroutine,
+// concurrently with everything; so can r.StealFrom(v) as far as v is
+// concerned: to v it is a thief. Reuse is for Ranges no longer in use (see
+// Reuse).
+//
+// # Allocation
+//
+// Owner takes that stay below the steal range allocate nothing. A range of
+// n items installs O(log n) 16-byte spans over its life: TrySteal allocates
+// the span it installs, every other install takes a span from blocks the
+// installing owner's Range allocates, and a Range reused for run after run
+// (see Reuse) stops allocating once its blocks hold what one run installs.
 //
 // The zero Range is an empty range, ready for use: the owner's takes report
 // it exhausted, steals find nothing, and Reset or Reuse gives it indices. A
@@ -456,21 +483,20 @@ func (r *Range) Reuse(lo, hi int) {
 // while it holds a batch that turned out to be expensive. Indices the last
 // TryTakeOne reserved ahead are handed back too. GiveBack panics if from is
 // not within [lo, hi].
-//
-// It runs Reset's three writes with a CAS in the middle: low = MaxUint64
-// (close: every thief now backs off), CAS the current span s to
-// carve(from, s.end), retrying if a thief that read low before the close
-// wins s first (set), low = from (open; the linearization point). Every
-// index in [from, s.end) is then either the owner's or stealable, and no
-// index below from is: the owner processed those.
-//
-// The CAS is what exactly-once needs: setting the span with a Store can
-// overwrite a concurrent steal and hand an index out twice. The close is for
-// balance: without it a thief can carve a span from a stale low and leave an
-// empty steal range above indices the owner still has, and a thief could
-// make the set step fail more than once (the model check in model_test.go
-// shows both, and that neither loses nor doubles an index).
 func (r *Range) GiveBack(from int) {
+	// It runs Reset's three writes with a CAS in the middle: low = MaxUint64
+	// (close: every thief now backs off), CAS the current span s to
+	// carve(from, s.end), retrying if a thief that read low before the close
+	// wins s first (set), low = from (open; the linearization point). Every
+	// index in [from, s.end) is then either the owner's or stealable, and no
+	// index below from is: the owner processed those.
+	//
+	// The CAS is what exactly-once needs: setting the span with a Store can
+	// overwrite a concurrent steal and hand an index out twice. The close is for
+	// balance: without it a thief can carve a span from a stale low and leave an
+	// empty steal range above indices the owner still has, and a thief could
+	// make the set step fail more than once (the model check in model_test.go
+	// shows both, and that neither loses nor doubles an index).
 	p := toPos(from)
 	if p < r.lastLo || p > r.lastHi || r.lastHi == r.lastLo {
 		if r.lastHi == r.lastLo {
