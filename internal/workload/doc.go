@@ -1,6 +1,6 @@
 // Package workload defines the benchmark workloads of benchmarks/WORKLOADS.md, so that
 // stealkit's testing.B benchmarks and the benchmark runner measure exactly the same bodies as
-// the figures quoted for other libraries (OpenMP, oneTBB, Rayon, errgroup, conc, pond, ants).
+// the figures quoted there for other libraries.
 //
 // A [Workload] names a body over the index space [0, n) and its default size. [Workload.New]
 // builds an [Instance]: the inputs and outputs at one size, built deterministically. A runner

@@ -53,9 +53,8 @@ func paretoIters(z uint64) int32 {
 	return int32(c)
 }
 
-// splitmix64 advances the splitmix64 generator (Steele, Lea and Flood, 2014, as in Java's
-// SplittableRandom and Vigna's splitmix64.c) from state and returns the new state and the
-// output for it.
+// splitmix64 advances the splitmix64 generator (Steele, Lea and Flood, 2014) from state and
+// returns the new state and the output for it.
 func splitmix64(state uint64) (next, z uint64) {
 	next = state + 0x9e3779b97f4a7c15
 	z = next
