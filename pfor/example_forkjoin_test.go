@@ -68,9 +68,8 @@ func ExampleMapIndexed() {
 }
 
 func ExampleReduceRange() {
-	// The sum of squares below 1000, with no slice to hold them: Rayon's
-	// (0..n).into_par_iter().map(..).reduce(..), oneTBB's parallel_reduce
-	// over a blocked_range.
+	// The sum of squares below 1000, with no slice to hold them: a
+	// reduction over an index range.
 	add := func(a, b int) int { return a + b }
 	sum := pfor.ReduceRange(0, 1000, 0, func(acc, i int) int { return acc + i*i }, add)
 	fmt.Println(sum)

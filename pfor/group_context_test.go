@@ -60,7 +60,7 @@ func TestNewGroupContextCanceledOnPanic(t *testing.T) {
 }
 
 // TestNewGroupContextCanceledByWait: with no failure, the context stays
-// live while tasks run and is canceled once Wait returns, as errgroup's.
+// live while tasks run and is canceled once Wait returns.
 func TestNewGroupContextCanceledByWait(t *testing.T) {
 	g, ctx := pfor.NewGroup(context.Background())
 	var during error
