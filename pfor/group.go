@@ -26,9 +26,9 @@ import (
 // fine-grained fan-out, split recursively with Both or Join, or use Range.
 //
 // A task gets a *Worker, the handle through which it forks and waits
-// cheaply (Worker.Go, Worker.Join, Both,
-// Worker.Wait); a task that does not need it ignores it. Tasks are for
-// computation: see Worker on tasks that block.
+// cheaply (Worker.Go, Worker.Join, Both, Worker.Wait); a task that does
+// not need it ignores it. Tasks are for computation: see Worker on tasks
+// that block.
 //
 // Errors and cancellation: once a task returns an error or the context is
 // done, tasks that have not started are skipped (running ones finish; they
@@ -69,10 +69,10 @@ type Group struct {
 }
 
 // NewGroup returns a Group whose tasks are skipped once ctx is done, and a
-// context derived from ctx: it is canceled
-// the first time a task returns an error or panics, with that error (or
-// the *PanicError) as its cause (see context.Cause), or the first time
-// Wait returns, whichever comes first. Tasks check it (ctx.Err()) between
+// context derived from ctx: it is canceled the first time a task returns
+// an error or panics, with that error (or the *PanicError) as its cause
+// (see context.Cause), or the first time Wait returns, whichever comes
+// first. Tasks check it (ctx.Err()) between
 // steps to stop early when a sibling fails; they must not block on
 // ctx.Done() waiting for one (see Group). NewGroup panics if ctx is nil.
 func NewGroup(ctx context.Context) (*Group, context.Context) {
