@@ -72,9 +72,9 @@ type Group struct {
 // context derived from ctx: it is canceled the first time a task returns
 // an error or panics, with that error (or the *PanicError) as its cause
 // (see context.Cause), or the first time Wait returns, whichever comes
-// first. Tasks check it (ctx.Err()) between
-// steps to stop early when a sibling fails; they must not block on
-// ctx.Done() waiting for one (see Group). NewGroup panics if ctx is nil.
+// first. Tasks check it (ctx.Err()) between steps to stop early when a
+// sibling fails; they must not block on ctx.Done() waiting for one (see
+// Group). NewGroup panics if ctx is nil.
 func NewGroup(ctx context.Context) (*Group, context.Context) {
 	// The context is returned rather than offered by a method so that the
 	// zero Group stays valid and the context is where a reader of the call

@@ -22,8 +22,8 @@ func (j *bothJob[A, R]) Exec(w *sched.Worker) { j.res = j.f(workerOf(w), j.arg) 
 
 // Join calls a and b, in parallel if a worker is free to take one of them,
 // and returns when both have returned. b is called first, on the calling
-// goroutine; a is called either by another worker, concurrently with b, or
-// after b on the calling goroutine. If another worker took a, Join runs
+// goroutine; a is called either on another worker, possibly while b runs,
+// or after b on the calling goroutine. If another worker took a, Join runs
 // other tasks until a has finished instead of blocking.
 //
 // a and b get the Worker running them: a different one if a was stolen.

@@ -4,9 +4,9 @@ package pfor
 // take a, and returns when both have returned. It may be called from any
 // goroutine: outside the pool, in a loop body, in a function given to Do,
 // in a task. b is called first, on the calling goroutine; a is called
-// either by another worker, concurrently with b, or after b on the calling
-// goroutine. While a runs elsewhere, the caller runs other tasks of the
-// pool instead of blocking.
+// either on another worker, possibly while b runs, or after b on the
+// calling goroutine. While a runs elsewhere, the caller runs other tasks
+// of the pool instead of blocking.
 //
 // a and b may run one after the other on the calling goroutine, so they
 // must not wait for each other (on a channel, a lock, a WaitGroup): that
