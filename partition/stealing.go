@@ -12,28 +12,31 @@ import (
 
 // Stealing returns the work-stealing partitioner with count-based batches:
 // each worker owns its static block in a stealrange.Range and takes batches
-// from it; when its range is exhausted it steals the top quarter of a
-// victim's remaining items (trying up to 4 of the workers that hold items to
-// steal, from a random one on) and owns the stolen chunk in turn, so that it
-// can be stolen from again. Only a worker that has called Next can be stolen
+// from it; when its range is exhausted it steals the top quarter of another
+// worker's remaining items and owns the stolen chunk in turn, so that it can
+// be stolen from again. Only a worker that has called Next can be stolen
 // from: until then its block is its own.
 //
 // Batches scale with the call. A worker takes each range it comes to own
 // (its block, a stolen chunk, or what is left of its range after it gives
-// part of a batch back) in batches of 1/workers of that range, so that on
-// even work a worker takes its block in about workers batches however many
-// items the call has, and the batches shrink where thieves are at work. Two
-// bounds apply to the block alone: its first batch is at most 32 items, so
-// that their cost is measured before the larger batches, which pfor runs in
-// pieces sized from it; and its batches are at least 1/(96*workers) of the
-// call's items, so that many workers on a call of cheap items do not take a
-// few items at a time.
+// part of a batch back) in batches of about 1/workers of that range, so
+// that on even work a worker takes its block in about workers batches
+// however many items the call has, and the batches shrink where thieves
+// are at work.
 //
 // Victims are chosen by a pseudo-random source seeded with 0, so a run that
 // one goroutine drives, calling Next in the same order, is the same every
-// time. StealingWith sets a fixed
-// grain instead of these batches.
-func Stealing() Partitioner { return StealingWith(StealingOptions{}) }
+// time. StealingWith sets a fixed grain instead of these batches.
+func Stealing() Partitioner {
+	// A thief tries up to maxProbes of the workers listed as holding items,
+	// from a random one on. Two bounds apply to a worker's block alone: its
+	// first batch is at most maxFirstBatch items, so that their cost is
+	// measured before the larger batches, which pfor runs in pieces sized
+	// from it; and its batches are at least 1/(pieceShare*workers) of the
+	// call's items, so that many workers on a call of cheap items do not
+	// take a few items at a time.
+	return StealingWith(StealingOptions{})
+}
 
 // Auto returns the default partitioner: Stealing with batches sized from
 // the measured cost of items. Each worker starts on its static block, as
