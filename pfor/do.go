@@ -34,7 +34,7 @@ import (
 // running finish, and Do re-raises the first panic as a *PanicError with
 // Call "Do". Do panics if a function is nil, before calling any.
 //
-// Costs: O(len(fns)). Where no worker is free, one load (and at GOMAXPROCS
+// Costs: O(len(fns)). Where no worker is free, two loads (and at GOMAXPROCS
 // 1, where the pool has no worker, a read of GOMAXPROCS) and one deferred
 // recover besides calling fns; where one is, entering and leaving the pool,
 // as Join, plus a fork per function, as Both's. Do itself allocates nothing
@@ -111,8 +111,8 @@ func forkDo(fns []func()) {
 // true at once, as the pool then has no worker to start. It completes the
 // test by which Do and Join choose to call their functions one after
 // another on the calling goroutine, without entering the pool: whether
-// every worker of the pool is running. They read thePool.Idle(), one
-// plain load, a hint that synchronizes with nothing, in their own frames
+// every worker of the pool is running. They read thePool.Idle(), two
+// plain loads, a hint that synchronizes with nothing, in their own frames
 // (the race detector makes every call and atomic operation dear). Its
 // Busy reports that once workers have started; the pool may have fewer
 // than GOMAXPROCS-1 then: reading GOMAXPROCS is too dear for every call,

@@ -21,7 +21,9 @@ import (
 // out of work, and then either StopSearch when it found some (or no longer
 // needs any) or Sleep when it gives up; Sleep returns with the worker
 // searching again. While searching, it gives up the processor with
-// Yield, which does not count it as searching meanwhile. Any goroutine
+// Yield, which does not count it as searching meanwhile. A sleeper that a
+// waker moves to searching counts as searching from then on, but Peek
+// leaves it out until it runs again. Any goroutine
 // calls Notify after it has made work visible. A worker that takes only
 // part of the work (a floor, see Parker) and is about to sleep beside work
 // it does not take calls WakeFor from Sleep's ready. All methods can be executed by any
@@ -31,6 +33,8 @@ import (
 //
 //	state    atomic.Uint64  searching workers in the low 32 bits, sleeping workers in the next 31,
 //	                        and in the top bit the owner's vacancy mark (SetVacant)
+//	woken    atomic.Uint32  workers that a waker moved from sleeping to searching and that have not
+//	                        run since: a hint for Peek alone, changed under mu
 //	mu       sync.Mutex     guards sleepers, every Parker's listed flag, and a listed Parker's floor
 //	sleepers []*Parker      the sleeping workers, most recent last
 //
@@ -40,7 +44,7 @@ import (
 // stay cheap. No add carries into or borrows from the vacancy mark: the
 // sleeping count stays below 2^31, and a count is decremented only after it
 // was incremented. The protocol ignores the mark; it is in the same word
-// so that Peek answers in one load what takes a pool two otherwise
+// so that Peek answers with one load of it what takes a pool two otherwise
 // (whether no worker is idle, and whether it has one).
 //
 // # No lost wake-ups
@@ -83,15 +87,17 @@ import (
 // hand, makes it fail.
 type Idle struct {
 	state    atomic.Uint64
+	woken    atomic.Uint32
 	mu       sync.Mutex
 	sleepers []*Parker
 }
 
 const (
-	oneSearching uint64 = 1
-	oneSleeping  uint64 = 1 << 32
-	vacancy      uint64 = 1 << 63               // the vacancy mark
-	sleepingBits        = vacancy - oneSleeping // the sleeping count's bits
+	oneSearching  uint64 = 1
+	oneSleeping   uint64 = 1 << 32
+	vacancy       uint64 = 1 << 63               // the vacancy mark
+	sleepingBits         = vacancy - oneSleeping // the sleeping count's bits
+	searchingBits        = oneSleeping - 1       // the searching count's bits
 
 	// Deltas for state.Add (unsigned: subtracting is adding the complement).
 	searchToSleep = oneSleeping - oneSearching
@@ -216,6 +222,8 @@ func (s *Idle) Sleep(p *Parker, ready func() bool) {
 		}
 		p.listed = false
 		s.state.Add(sleepToSearch)
+	} else { // a waker took p off the list and counted it as woken: it runs now
+		s.woken.Add(^uint32(0))
 	}
 	s.mu.Unlock()
 }
@@ -235,6 +243,7 @@ func (s *Idle) WakeFor(n uint64) {
 			s.sleepers = slices.Delete(s.sleepers, i, i+1)
 			p.listed = false
 			s.state.Add(sleepToSearch)
+			s.woken.Add(1)
 			break
 		}
 	}
@@ -264,6 +273,9 @@ func (s *Idle) wake(k int) (woken int) {
 			batch[i] = p
 		}
 		s.state.Add(uint64(m) * sleepToSearch)
+		if m > 0 {
+			s.woken.Add(uint32(m))
+		}
 		s.mu.Unlock()
 		for _, p := range batch[:m] {
 			p.token()
@@ -294,40 +306,66 @@ func (s *Idle) SetVacant(on bool) {
 	}
 }
 
-// Peek returns s's counts and vacancy mark, as a hint: it reads the state
-// with a plain load, not an atomic one, and synchronizes with nothing.
-// Use it only for a choice that is correct whatever it returns (Pool.Idle
-// says whose). It may return a value older than the latest change, and on
-// platforms whose words are 32 bits one made of the halves of two values.
-// Each call loads anew, and caches are coherent on every platform Go
-// supports, so calls see a change soon after it is made, although the Go
-// memory model promises a racing load no more than some value once
-// written.
+// Peek returns s's counts, woken count and vacancy mark, as a hint. Its
+// Busy and Vacant count the workers that a waker moved to searching and
+// that have not run since as neither searching nor sleeping: such a
+// worker waits for a processor, as one in Yield does, and looks at nothing
+// meanwhile. (With more runnable goroutines than processors that wait
+// lasts as long as the goroutines ahead of it run; counted, it would have
+// Pool.Idle report a worker free all that time, and Do and Join fork for a
+// thief that is not there.) Counts and the protocol count it as searching
+// all along.
 //
-// An atomic load was rejected: under the race detector, an atomic load is
+// Peek reads the state and the woken count with plain loads, not atomic
+// ones, and synchronizes with nothing. Use it only for a choice that is
+// correct whatever it returns (Pool.Idle says whose). It may return a value
+// older than the latest change, made of two values read at different
+// instants, and on platforms whose words are 32 bits one made of the
+// halves of two values. Each call loads anew, and caches are coherent on
+// every platform Go supports, so calls see a change soon after it is made,
+// although the Go memory model promises a racing load no more than some
+// value once written.
+//
+// Atomic loads were rejected: under the race detector, an atomic load is
 // an acquire of the word's clock, into which every search transition of
 // every worker releases. It costs many times a plain call, and it makes
 // each caller synchronize with whatever the workers did before, which
 // hides races between the caller and other goroutines from the detector.
-// go:norace leaves the load out of the detector's view (it is a race by
+// go:norace leaves the loads out of the detector's view (they race by
 // design: a stale value is allowed), and go:nocheckptr leaves out the
-// check of the conversion below, which -race turns on for every call.
+// check of the conversions below, which -race turns on for every call.
 //
 //go:norace
 //go:nocheckptr
 func (s *Idle) Peek() IdleState {
-	// atomic.Uint64's only field of non-zero size is its value, so a
+	// An atomic integer's only field of non-zero size is its value, so a
 	// pointer to it is a pointer to the value.
-	return IdleState(*(*uint64)(unsafe.Pointer(&s.state)))
+	return IdleState{
+		st:    *(*uint64)(unsafe.Pointer(&s.state)),
+		woken: *(*uint32)(unsafe.Pointer(&s.woken)),
+	}
 }
 
-// An IdleState is what Idle.Peek returns.
-type IdleState uint64
+// An IdleState is what Idle.Peek returns: the state word and the woken
+// count, as read.
+type IdleState struct {
+	st    uint64
+	woken uint32
+}
 
-// Busy reports whether no worker searched or slept and the vacancy mark
-// was clear.
-func (st IdleState) Busy() bool { return st == 0 }
+// counts returns the state word read with the woken workers taken off its
+// searching count (all of it, if the pair read is stale).
+func (st IdleState) counts() uint64 {
+	if searching := st.st & searchingBits; uint64(st.woken) < searching {
+		return st.st - uint64(st.woken)
+	}
+	return st.st &^ searchingBits // every searcher woken, or a stale pair
+}
 
-// Vacant reports whether no worker searched or slept and the vacancy mark
-// was set.
-func (st IdleState) Vacant() bool { return uint64(st) == vacancy }
+// Busy reports whether no worker searched (leaving out those woken that
+// had not run yet) or slept and the vacancy mark was clear.
+func (st IdleState) Busy() bool { return st.st == 0 || st.counts() == 0 }
+
+// Vacant reports whether no worker searched (as Busy counts) or slept and
+// the vacancy mark was set.
+func (st IdleState) Vacant() bool { return st.counts() == vacancy }

@@ -147,6 +147,63 @@ func TestVacancyMark(t *testing.T) {
 	check("after StopSearch", true, false, 0, 0)
 }
 
+// TestPeekLeavesOutWokenSleepers: a sleeper that Notify or WakeFor moves
+// to searching counts as searching (Counts) from the wake-up on, but Peek
+// reports nobody idle until the sleeper runs its leave step, and the
+// sleeper as searching from then on.
+func TestPeekLeavesOutWokenSleepers(t *testing.T) {
+	for _, waker := range []string{"Notify", "WakeFor"} {
+		t.Run(waker, func(t *testing.T) {
+			var s Idle
+			p := NewParker()
+			asleep, atLeave, leave := make(chan struct{}), make(chan struct{}), make(chan struct{})
+			awake, stop, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+			stepHook = func(k stepKind) { // only the sleeper takes these steps
+				switch k {
+				case stepWait:
+					close(asleep)
+				case stepLeave:
+					close(atLeave)
+					<-leave
+				}
+			}
+			defer func() { stepHook = nil }()
+			go func() {
+				s.StartSearch()
+				s.Sleep(p, func() bool { return false })
+				close(awake)
+				<-stop
+				s.StopSearch()
+				close(done)
+			}()
+			check := func(when string, wantBusy bool, wantSearching, wantSleeping int) {
+				t.Helper()
+				searching, sleeping := s.Counts()
+				if busy := s.Peek().Busy(); busy != wantBusy || searching != wantSearching || sleeping != wantSleeping {
+					t.Errorf("%s: Busy %v, Counts %d, %d; want %v, %d, %d",
+						when, busy, searching, sleeping, wantBusy, wantSearching, wantSleeping)
+				}
+			}
+			<-asleep
+			check("asleep", false, 0, 1)
+			if waker == "Notify" {
+				s.Notify()
+			} else {
+				s.WakeFor(1)
+			}
+			check("woken, not run yet", true, 1, 0)
+			<-atLeave
+			check("woken, before its leave step", true, 1, 0)
+			close(leave)
+			<-awake
+			check("back from Sleep", false, 1, 0)
+			close(stop)
+			<-done
+			check("after StopSearch", true, 0, 0)
+		})
+	}
+}
+
 // TestUnparkWakesSleeper: a worker sleeping on a condition other than work
 // is woken by Unpark once the condition holds, and Unpark before Sleep is
 // not lost either.

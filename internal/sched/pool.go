@@ -18,7 +18,7 @@ type Pool struct {
 	live      atomic.Int32              // pool workers whose goroutine runs; changed under mu, with idle's vacancy mark (set while 0)
 	inject    Queue[Task]
 	idle      Idle
-	_         [16]byte // places loops' counters and first entry on one cache line (TestPostedLayout)
+	_         [8]byte // places loops' counters and first entry on one cache line (TestPostedLayout)
 
 	// Loop jobs (see Posted, and Post in post.go).
 	loops  Posted
@@ -230,11 +230,12 @@ func (p *Pool) Helpers() int {
 func (p *Pool) Live() int { return int(p.live.Load()) }
 
 // Idle returns the pool's idle counts and vacancy mark, set while no pool
-// worker runs, in one plain load that synchronizes with nothing (see
+// worker runs, in two plain loads that synchronize with nothing (see
 // Idle.Peek): Busy reports whether some pool worker ran and no worker or
 // guest searched for work or slept (a task forked then would find no
 // thief; a worker that yields its thread while it searches does not count
-// as searching meanwhile, see Idle.Yield), and Vacant whether no pool worker ran, and nobody searched or
+// as searching meanwhile, see Idle.Yield, nor does a sleeper woken that has
+// not run yet, see Idle.Peek), and Vacant whether no pool worker ran, and nobody searched or
 // slept either. It is a hint, recent but possibly stale, for callers that
 // choose between two ways of doing a thing that are both correct (pfor's
 // Do and Join: run inline or fork).
