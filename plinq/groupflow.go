@@ -134,10 +134,15 @@ func groupFlow[T any, K comparable](x *exec, f flow[T], key func(T) K) (ix *keyI
 	mergeKeys(x, ix, blockKeys)
 	start, dest := ix.places()
 	out = allocGroups[T](x, start)
-	each(x, nb, func(b0, b1 int) {
+	// The blocks are placed last first: the blocks numbered last, whose
+	// elements and buffers the numbering read last, may still be in the
+	// shared cache, and the groups' first elements, which a caller reading
+	// the groups in order reads first, are written last.
+	each(x, nb, func(i0, i1 int) {
 		var runs [][]T
 		var next []runEnd
-		for b := b0; b < b1; b++ {
+		for i := i0; i < i1; i++ {
+			b := nb - 1 - i
 			runs = out.runs(runs, dest[b], ix.blocks[b].count)
 			next = slices.Grow(next[:0], len(runs))[:len(runs)]
 			place(runs, next, b)
