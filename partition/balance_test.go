@@ -389,3 +389,25 @@ func TestAutoEvenLoopEndsWithoutPolls(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoHidesLittleNearTheEnd: with 128 and 256 workers on loops whose
+// last blocks are the dearest (triangular, the last item a few
+// microseconds), Auto finishes within 2.5% of guided, whose chunks shrink
+// to one item at the end. A worker's share of such a loop is a few of
+// Auto's batches, and near its end a batch sized for targetBatch would hold
+// dear items that the workers already out of work cannot steal: once a
+// quarter of the workers have stolen during its last batch, a worker takes
+// no more than a piece at a time. Without that, Auto was 4% to 6% behind.
+func TestAutoHidesLittleNearTheEnd(t *testing.T) {
+	for _, tc := range []struct{ n, workers int }{{5000, 128}, {5000, 256}, {10000, 256}} {
+		cost := func(i int) int64 { return int64(i) * 4000 / int64(tc.n) }
+		var clock int64
+		auto := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return clock }})
+		got := simulate(auto.Start(0, tc.n, tc.workers), tc.workers, cost, perNext, perPiece, &clock)
+		guided := simulate(partition.Guided(1).Start(0, tc.n, tc.workers), tc.workers, cost, perNext, perPiece, &clock)
+		if limit := guided + guided/40; got > limit {
+			t.Errorf("triangular, %d items, %d workers: auto makespan %d ns; want at most %d (guided %d)", tc.n, tc.workers, got, limit, guided)
+		}
+		t.Logf("triangular, %5d items, %3d workers: auto %.3f x guided", tc.n, tc.workers, float64(got)/float64(guided))
+	}
+}

@@ -41,10 +41,10 @@ func Stealing() Partitioner {
 // Auto returns the default partitioner: Stealing with batches sized from
 // the measured cost of items. Each worker starts on its static block, as
 // with Static, and takes it in batches that grow while its items are cheap
-// and shrink when they turn dear; a worker that runs dry steals from the
-// others. Where the run's driver processes each range in pieces (pfor
-// does), a worker that holds a range while others wait for work gives the
-// rest of it back to them. Every index is handed out exactly once; which
+// and shrink when they turn dear, or when many of the others have run out
+// of work; a worker that runs dry steals from the others. Where the run's
+// driver processes each range in pieces (pfor does), a worker that holds a
+// range while others wait for work gives the rest of it back to them. Every index is handed out exactly once; which
 // worker gets which depends on the timing. Its workers read the monotonic
 // clock to measure their batches. Use Auto when the cost of items varies
 // or is not known; see the package doc for when Static fits better.
@@ -58,8 +58,10 @@ func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 // of its range if that would take targetBatch or less, and processes it
 // in pieces of about maxPieceTime, or of 1/pieceShare of its share of the
 // items if that is fewer; after a give-back or a steal it starts again
-// from one item. Workers that find nothing to steal keep polling while any
-// worker holds more of its range than the piece in progress, and a worker
+// from one item, and after a batch during which there were workers/4 steals
+// or more (with four workers or more) its next takes maxPieceTime at most.
+// Workers that find nothing to steal keep polling while any worker holds
+// more of its range than the piece in progress, and a worker
 // that has held its range for over minHold while others wait or steal from
 // its range gives the rest back to them, if the rest would take over
 // minHold at the rate its range has run at, where the run's driver
@@ -72,6 +74,10 @@ func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 //     piece in progress: idle workers keep looking while any worker holds
 //     more than the piece in progress, try only the workers listed as
 //     holding items, and the holder gives the rest back when its piece ends.
+//     Near the end of a loop a worker's share is a few batches: once many
+//     workers steal, a worker takes a piece at a time and leaves the rest
+//     of its range to them, where a batch would hide it until its pieces
+//     end one by one.
 //   - Under preemption: a worker descheduled mid-batch measures its items as
 //     dear; that shrinks its next batch 4x at most, the next measurement
 //     restores it, and what it held while away is given back to the others
@@ -151,6 +157,7 @@ func (p stealing) Start(lo, hi, workers int) Run {
 	r := newStealRun(workers)
 	r.clock, r.adaptive = p.o.Clock, p.Adapts()
 	r.minPiece, r.probes = pieceBudget/float64(workers), min(workers-1, maxProbes)
+	r.crowd = int64(workers / 4)
 	r.maxPiece = max(n/(pieceShare*uint64(workers)), 1)
 	r.sized = p.o.Grain == 0 && !r.adaptive
 	for w := range r.ws {
@@ -186,6 +193,7 @@ type stealRun struct {
 	minPiece float64 // ns a piece should take at least: pieceBudget/workers
 	maxPiece uint64  // items a piece holds at most, unless minPiece: n/(pieceShare*workers)
 	probes   int     // victims a failed take tries: min(workers-1, maxProbes)
+	crowd    int64   // steals during a batch that cap the next (see measure): workers/4, 0 for none
 
 	// Counted by every worker, read at every piece (hungry) and poll
 	// (holding): off the read-only fields' line.
@@ -234,7 +242,7 @@ type workerState struct {
 	waiting bool    // w is counted in hungry
 	holding bool    // w is counted in holding
 	gave    bool    // w gave back part of its last range
-	seen    int64   // steals when w's Next left its range empty (see Hungry)
+	seen    int64   // steals at w's last take (see Hungry and measure)
 	counts  partproto.Counts
 }
 
@@ -266,9 +274,7 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 				}
 				r.holds(me, hi-lo > me.piece)
 				r.list(w, me.left > 0)
-				if me.left == 0 {
-					me.seen = r.steals.Load()
-				}
+				me.seen = r.steals.Load()
 				return lo, hi, true
 			}
 		}
@@ -456,6 +462,11 @@ func (r *stealRun) measure(me *stealWorker) {
 			if me.gave {
 				me.batch = 1 // the range cost more than measured: measure again
 				me.gave = false
+			} else if r.crowd > 0 && r.steals.Load()-me.seen >= r.crowd {
+				// As many steals as a quarter of the workers during the
+				// batch: work runs out elsewhere, so hide no more than a
+				// piece from the thieves (see Auto's tuning).
+				me.batch = min(me.batch, int(maxPieceTime/me.perItem)+1)
 			}
 		}
 	}
