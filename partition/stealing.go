@@ -44,10 +44,11 @@ func Stealing() Partitioner {
 // and shrink when they turn dear, or when many of the others have run out
 // of work; a worker that runs dry steals from the others. Where the run's
 // driver processes each range in pieces (pfor does), a worker that holds a
-// range while others wait for work gives the rest of it back to them. Every index is handed out exactly once; which
-// worker gets which depends on the timing. Its workers read the monotonic
-// clock to measure their batches. Use Auto when the cost of items varies
-// or is not known; see the package doc for when Static fits better.
+// range while others wait for work gives the rest of it back to them.
+// Every index is handed out exactly once; which worker gets which depends
+// on the timing. Its workers read the monotonic clock to measure their
+// batches. Use Auto when the cost of items varies or is not known; see the
+// package doc for when Static fits better.
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 
 // Auto's tuning. A worker's first batch is clamp(block/32, 1, 32) items,
