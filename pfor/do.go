@@ -9,24 +9,16 @@ import (
 // Do calls every function in fns and returns when all have returned: in
 // parallel where workers of the pool are free to take them, else one
 // after another on the calling goroutine. It is Join for more than two
-// functions, with the contract of Rayon's join and oneTBB's
-// parallel_invoke: the functions may run one after another, in any order,
-// so they must not wait for each other (on a channel, a lock, a
-// WaitGroup); a function that waits for another may wait forever (always
-// at GOMAXPROCS 1, where the pool has no worker but the caller). Functions
-// that must run at the same time need goroutines of their own.
+// functions. fns[0] is called first, on the calling goroutine; the others
+// either on other workers or later on the calling goroutine, in no
+// particular order. So the functions must not wait for each other (on a
+// channel, a lock, a WaitGroup): a function that waits for another may
+// wait forever (always at GOMAXPROCS 1, where the pool has no worker but
+// the caller). Functions that must run at the same time need goroutines of
+// their own.
 //
-// Do may be called from anywhere, tasks and loop bodies included, and the
-// functions may themselves call Do. With two functions or more, when every
-// worker of the pool is busy at the call (none searching for work or
-// asleep), Do calls fns in order on the calling goroutine without entering
-// the pool, as the forks below would when no worker steals; the functions
-// call Do in turn, and those calls fork once a worker is free. Else the
-// caller takes part as a guest worker and forks as Both does, halving fns: it
-// leaves the second half on its deque, where an idle worker may steal it,
-// and goes on with the first, down to fns[0], which it runs first; then it
-// takes back, newest first, the halves nobody stole, or runs other tasks
-// of the pool while a stolen one runs. The functions are called
+// Do may be called from any goroutine, tasks and loop bodies included, and
+// the functions may themselves call Do. The functions are called
 // concurrently from several goroutines; writes made by any of them happen
 // before Do returns. A single function runs on the calling goroutine.
 //
@@ -34,13 +26,10 @@ import (
 // running finish, and Do re-raises the first panic as a *PanicError with
 // Call "Do". Do panics if a function is nil, before calling any.
 //
-// Costs: O(len(fns)). Where no worker is free, two loads (and at GOMAXPROCS
-// 1, where the pool has no worker, a read of GOMAXPROCS) and one deferred
-// recover besides calling fns; where one is, entering and leaving the pool,
-// as Join, plus a fork per function, as Both's. Do itself allocates nothing
+// Costs: O(len(fns)) besides the functions. Do itself allocates nothing
 // in steady state for up to 1024 functions, and a copy of fns for more; a
 // function literal that captures variables is allocated by the caller.
-// Inside a task, Both and Worker.Join cost less: they need no entering.
+// Inside a task, Both and Worker.Join cost less.
 //
 //go:norace
 func Do(fns ...func()) {
@@ -60,6 +49,19 @@ func Do(fns ...func()) {
 			panic("pfor: Do: fns[" + strconv.Itoa(i) + "] is nil")
 		}
 	}
+	// With two functions or more, when every worker of the pool is busy
+	// at the call (none searching for work or asleep), Do calls fns in
+	// order on the calling goroutine without entering the pool, as the
+	// forks below would when no worker steals; the functions call Do in
+	// turn, and those calls fork once a worker is free. That path costs
+	// two loads (and at GOMAXPROCS 1, where the pool has no worker, a read
+	// of GOMAXPROCS) and one deferred recover besides calling fns. Else the
+	// caller takes part as a guest worker (entering and leaving the pool,
+	// as Join does) and forks as Both does, halving fns: it leaves the
+	// second half on its deque, where an idle worker may steal it, and goes
+	// on with the first, down to fns[0], which it runs first; then it takes
+	// back, newest first, the halves nobody stole, or runs other tasks of
+	// the pool while a stolen one runs.
 	if st := thePool.Idle(); len(fns) < 2 || st.Busy() || st.Vacant() && inlineUnstarted() {
 		// In this frame, under one deferred recover, with no other call:
 		// under the race detector each call, defer and atomic operation
