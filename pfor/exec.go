@@ -72,8 +72,8 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 		panic(fmt.Sprintf("pfor: %s: partitioner %q: Start(%d, %d, %d) returned a nil Run", c.call, p.Name(), lo, hi, slots))
 	}
 	j.Start(run)
-	late := j.Drive(thePool.Pool, thePool.Post(&j.Job, int(slots)-1))
-	if adapts {
+	late, unknown := j.Drive(thePool.Pool, thePool.Post(&j.Job, int(slots)-1))
+	if adapts && !unknown {
 		noteCall(late)
 	}
 	err := j.result(c)

@@ -31,6 +31,9 @@ func NoteCall(late bool) bool {
 	return IsLate()
 }
 
+// LateStreak returns how many calls in a row have had late helpers.
+func LateStreak() int { return int(lateHelpers.streak.Load()) }
+
 // LateSigns is how many calls in a row with late helpers enter the state.
 const LateSigns = lateSigns
 

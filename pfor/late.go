@@ -22,7 +22,11 @@ import (
 // (Auto with no grain, see config.adapts) runs out of work and has to block,
 // in its slot waiting for a range another slot holds or in join, or runs
 // a helper's slot itself, instead of finishing with its helpers (see
-// sched.Job.Drive). lateSigns such calls in a row put the pool in
+// sched.Job.Drive). A call whose caller ran the slot of a helper that its
+// post woke from sleep neither counts nor breaks the row: a thread off its
+// core sleeps as far as the pool can tell, but so does a helper that is
+// only slow to wake, and every helper sleeps after a late window.
+// lateSigns such calls in a row put the pool in
 // the late state for lateWindow, extended by every later sign. Meanwhile
 // those calls start on the caller alone (see solo) and bring in helpers for
 // what is left after soloFor: a short call completes at about the

@@ -247,3 +247,43 @@ func TestLateBatchesGrow(t *testing.T) {
 		}
 	}
 }
+
+// TestLateIgnoresWokenHelpers: a call whose caller ran the slot of the
+// helper its post woke from sleep neither counts as a sign nor breaks a
+// row of them. The Go scheduler queues the woken helper on the caller's
+// processor, and a goroutine that yields in a loop keeps the other one, so
+// that the helper gets no processor before the caller has run its slot.
+func TestLateIgnoresWokenHelpers(t *testing.T) {
+	pfor.SetLate(t, false)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	pfor.Range(0, 2, func(int) {}, pfor.WithWorkers(2)) // starts the pool
+	var stop atomic.Bool
+	spun := make(chan struct{})
+	go func() {
+		defer close(spun)
+		for !stop.Load() {
+			runtime.Gosched()
+		}
+	}()
+	defer func() { stop.Store(true); <-spun }()
+	streaks := []int{}
+	for range 5 { // the helper may still get a processor in time: try again
+		deadline := time.Now().Add(5 * time.Second)
+		for _, sleeping := pfor.TaskIdle(); sleeping < 1; _, sleeping = pfor.TaskIdle() {
+			if time.Now().After(deadline) {
+				t.Fatal("the pool worker did not sleep within 5 s of the last call")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		pfor.SetLate(t, false)
+		for range pfor.LateSigns - 1 {
+			pfor.NoteCall(true)
+		}
+		pfor.Range(0, 100, func(int) {}, pfor.WithWorkers(2))
+		if pfor.LateStreak() == pfor.LateSigns-1 && !pfor.IsLate() {
+			return
+		}
+		streaks = append(streaks, pfor.LateStreak())
+	}
+	t.Fatalf("after %d signs and a call that woke the helper, the streak was %v in 5 tries; want %d, neither counted nor broken", pfor.LateSigns-1, streaks, pfor.LateSigns-1)
+}

@@ -270,8 +270,10 @@ func (j *Job) stopped() bool {
 // slot of a helper's and the call took over yieldAfter, yields the
 // processor once. It reports whether the helpers were late: the caller had
 // to block for them, or ran a slot itself although its post woke no
-// worker, so that workers were searching (or busy) but did not run it.
-func (j *Job) Drive(p *Pool, e int) (late bool) {
+// worker, so that workers were searching (or busy) but did not run it; and
+// whether it cannot tell: it ran the slot of a helper its post woke, which
+// a thread off its core and one slow to wake explain alike.
+func (j *Job) Drive(p *Pool, e int) (late, unknown bool) {
 	unposted := false
 	defer func() {
 		if !unposted {
@@ -313,7 +315,8 @@ func (j *Job) Drive(p *Pool, e int) (late bool) {
 		// claim a slot, which the caller finished sooner alone.
 		runtime.Gosched()
 	}
-	return blocked || late
+	late = blocked || late
+	return late, !late && ranOther
 }
 
 // yieldAfter is how long a call whose caller ran a helper's slot must
