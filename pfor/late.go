@@ -34,7 +34,8 @@ import (
 // system has put aside, and a long one is parallel after soloFor. Calls
 // whose partitioner or grain promises its ranges run as always.
 //
-// The state ends lateWindow after the last sign. Calls in it do not post at
+// The state ends lateWindow after the last sign, and its row of signs
+// with it. Calls in it do not post at
 // first, so a neighbour that stays costs a few calls with helpers per
 // window, which find it again.
 const (
@@ -80,7 +81,11 @@ func lateAt(u int64) int64 {
 	if t := monotime.Now(); t < u {
 		return max(t, 1)
 	}
-	lateHelpers.until.CompareAndSwap(u, 0) // the state has ended: calls read no clock until the next
+	if lateHelpers.until.CompareAndSwap(u, 0) { // the state has ended: calls read no clock until the next
+		// Its row of signs ended with it: the calls after a late window
+		// find the helpers asleep, and one sign must not start another.
+		lateHelpers.streak.Store(0)
+	}
 	return 0
 }
 

@@ -287,3 +287,24 @@ func TestLateIgnoresWokenHelpers(t *testing.T) {
 	}
 	t.Fatalf("after %d signs and a call that woke the helper, the streak was %v in 5 tries; want %d, neither counted nor broken", pfor.LateSigns-1, streaks, pfor.LateSigns-1)
 }
+
+// TestLateWindowEndsItsRow: when the late state's window ends, the row of
+// signs that started it ends too, so a single late call after the window
+// does not start another (the helpers sleep through a window, and the
+// calls after it find them asleep).
+func TestLateWindowEndsItsRow(t *testing.T) {
+	pfor.SetLate(t, false)
+	for range pfor.LateSigns {
+		pfor.NoteCall(true)
+	}
+	if !pfor.IsLate() {
+		t.Fatalf("not late after %d signs", pfor.LateSigns)
+	}
+	pfor.ExpireLate()
+	if pfor.IsLate() {
+		t.Fatal("late after the window ended")
+	}
+	if pfor.NoteCall(true) {
+		t.Fatalf("one sign after the window started another (streak %d); want %d", pfor.LateStreak(), pfor.LateSigns)
+	}
+}
