@@ -13,15 +13,18 @@ func Helpers() int { return thePool.Helpers() }
 // SetLate puts the pool in the late state (see late.go), or takes it out of
 // it, until the test ends. The test must not run in parallel with others.
 func SetLate(t testing.TB, on bool) {
-	lateHelpers.streak.Store(0)
-	lateHelpers.until.Store(0)
+	clearLate()
 	if on {
 		lateHelpers.until.Store(math.MaxInt64)
 	}
-	t.Cleanup(func() {
-		lateHelpers.streak.Store(0)
-		lateHelpers.until.Store(0)
-	})
+	t.Cleanup(clearLate)
+}
+
+func clearLate() {
+	lateHelpers.streak.Store(0)
+	lateHelpers.until.Store(0)
+	lateHelpers.window.Store(0)
+	lateHelpers.ended.Store(0)
 }
 
 // NoteCall records an adaptive call whose helpers were late or not, as a
@@ -33,6 +36,15 @@ func NoteCall(late bool) bool {
 
 // ExpireLate ends the late state's window now, as its clock would.
 func ExpireLate() { lateHelpers.until.Store(1) }
+
+// LateWindow returns the window of the last late state to start.
+func LateWindow() time.Duration { return time.Duration(lateHelpers.window.Load()) }
+
+// AgeLate moves the end of the last late state d into the past.
+func AgeLate(d time.Duration) { lateHelpers.ended.Add(-int64(d)) }
+
+// LateWindowMin and LateWindowMax bound the late state's window.
+const LateWindowMin, LateWindowMax = lateWindowMin, lateWindowMax
 
 // LateStreak returns how many calls in a row have had late helpers.
 func LateStreak() int { return int(lateHelpers.streak.Load()) }

@@ -27,20 +27,25 @@ import (
 // core sleeps as far as the pool can tell, but so does a helper that is
 // only slow to wake, and every helper sleeps after a late window.
 // lateSigns such calls in a row put the pool in
-// the late state for lateWindow, extended by every later sign. Meanwhile
+// the late state for a window, extended by every later sign. Meanwhile
 // those calls start on the caller alone (see solo) and bring in helpers for
 // what is left after soloFor: a short call completes at about the
 // sequential loop's speed, without waiting for a thread the operating
 // system has put aside, and a long one is parallel after soloFor. Calls
 // whose partitioner or grain promises its ranges run as always.
 //
-// The state ends lateWindow after the last sign, and its row of signs
-// with it. Calls in it do not post at
-// first, so a neighbour that stays costs a few calls with helpers per
-// window, which find it again.
+// The state ends when its window has passed, and its row of signs with
+// it. Calls in it do not post at first, so a neighbour that stays costs a
+// few calls with helpers per window, which find it again. The window
+// adapts to how long lateness lasts: a state that starts again within a
+// window of the last one's end has twice the window (up to lateWindowMax),
+// so a neighbour that stays is probed seldom; one that starts later has
+// lateWindowMin, so that a short spell (a thread held up once) costs the
+// calls after it little of their helpers' speed.
 const (
-	lateSigns  = 8                     // calls in a row with late helpers that enter the state
-	lateWindow = 20 * time.Millisecond // how long a sign keeps the state
+	lateSigns     = 8                     // calls in a row with late helpers that enter the state
+	lateWindowMin = 2 * time.Millisecond  // the window of a state that starts long after the last
+	lateWindowMax = 32 * time.Millisecond // the most a window doubles to
 )
 
 // How long a call in the state runs alone, and how long a batch of solo
@@ -63,6 +68,8 @@ const soloGrowth = 16
 var lateHelpers struct {
 	streak atomic.Int32 // adaptive calls in a row whose helpers were late
 	until  atomic.Int64 // clock (see monotime.Now) until which adaptive calls start alone
+	window atomic.Int64 // the window of the last state to start, in nanoseconds
+	ended  atomic.Int64 // clock at which the last state ended
 }
 
 // lateNow returns the clock (see monotime.Now), at least 1, if an adaptive call
@@ -78,13 +85,15 @@ func lateNow() int64 {
 
 // lateAt is lateNow in the late state until u, or at its end.
 func lateAt(u int64) int64 {
-	if t := monotime.Now(); t < u {
+	t := monotime.Now()
+	if t < u {
 		return max(t, 1)
 	}
 	if lateHelpers.until.CompareAndSwap(u, 0) { // the state has ended: calls read no clock until the next
 		// Its row of signs ended with it: the calls after a late window
 		// find the helpers asleep, and one sign must not start another.
 		lateHelpers.streak.Store(0)
+		lateHelpers.ended.Store(t)
 	}
 	return 0
 }
@@ -99,8 +108,23 @@ func noteCall(late bool) {
 		return
 	}
 	if lateHelpers.streak.Add(1) >= lateSigns {
-		lateHelpers.until.Store(monotime.Now() + int64(lateWindow)) // commits the state: adaptive calls start alone
+		enterLate(monotime.Now())
 	}
+}
+
+// enterLate starts the late state at t, the clock (see monotime.Now), or
+// extends it by its window if it is on.
+func enterLate(t int64) {
+	w := lateHelpers.window.Load()
+	if lateHelpers.until.Load() == 0 {
+		if t-lateHelpers.ended.Load() < w { // lateness came back within a window: it stays
+			w = min(2*w, int64(lateWindowMax))
+		} else {
+			w = int64(lateWindowMin)
+		}
+		lateHelpers.window.Store(w)
+	}
+	lateHelpers.until.Store(t + w) // commits the state: adaptive calls start alone
 }
 
 // solo runs [lo, hi) of a call configured as c on the caller's goroutine

@@ -308,3 +308,42 @@ func TestLateWindowEndsItsRow(t *testing.T) {
 		t.Fatalf("one sign after the window started another (streak %d); want %d", pfor.LateStreak(), pfor.LateSigns)
 	}
 }
+
+// TestLateWindowAdapts: the first late state lasts the shortest window; one
+// that starts again within a window of the last one's end lasts twice as
+// long, up to the longest; one that starts later lasts the shortest again.
+func TestLateWindowAdapts(t *testing.T) {
+	pfor.SetLate(t, false)
+	enter := func() time.Duration {
+		t.Helper()
+		for range pfor.LateSigns {
+			pfor.NoteCall(true)
+		}
+		if !pfor.IsLate() {
+			t.Fatalf("not late after %d signs", pfor.LateSigns)
+		}
+		w := pfor.LateWindow()
+		pfor.ExpireLate()
+		if pfor.IsLate() {
+			t.Fatal("late after the window ended")
+		}
+		return w
+	}
+	want := pfor.LateWindowMin
+	if w := enter(); w != want {
+		t.Fatalf("the first window: %v; want %v", w, want)
+	}
+	for range 6 { // each state starts as soon as the last ended
+		want = min(2*want, pfor.LateWindowMax)
+		if w := enter(); w != want {
+			t.Fatalf("a state that starts again at once: window %v; want %v", w, want)
+		}
+	}
+	if want != pfor.LateWindowMax {
+		t.Fatalf("the windows doubled only to %v; want %v", want, pfor.LateWindowMax)
+	}
+	pfor.AgeLate(pfor.LateWindowMax)
+	if w := enter(); w != pfor.LateWindowMin {
+		t.Fatalf("a state that starts a longest window after the last ended: window %v; want %v", w, pfor.LateWindowMin)
+	}
+}
