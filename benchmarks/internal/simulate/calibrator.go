@@ -64,8 +64,9 @@ type Calibrator struct {
 	cursors []restartCursor // the restart trials' cursors, one per call
 	fj      forkJoinTimes   // the fork-join batches (see ForkJoinBatch)
 
-	call       *callSample // what the call trials time, made at the first (see CallTrial)
-	callTrials []float64   // the figure of each call trial
+	call        *callSample // what the call trials time, made at the first (see CallTrial)
+	callTrials  []float64   // the figure of each call trial
+	pieceTrials []float64   // the figure of each piece trial (see PieceTrial)
 
 	transferTrials  []float64 // the figure of each transfer trial (see TransferTrial)
 	restartTransfer []float64 // the transfer trial made just after each restart trial

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stealkit/stealkit/internal/partproto"
 	"github.com/stealkit/stealkit/internal/workload"
 	"github.com/stealkit/stealkit/partition"
 	"github.com/stealkit/stealkit/pfor"
@@ -48,11 +49,27 @@ func (s *callSample) trial() float64 {
 	if s.items == 0 {
 		return 0
 	}
+	return s.rounds(func(grain int) partition.Partitioner { return callerOnly{grain} }, s.take)
+}
+
+// pieceTrial makes callRounds rounds over the sample and returns the piece figure (see
+// Calibrator.PieceTrial).
+func (s *callSample) pieceTrial() float64 {
+	if s.items == 0 {
+		return 0
+	}
+	return s.rounds(func(piece int) partition.Partitioner { return callerPieces{piece} }, 0)
+}
+
+// rounds makes callRounds rounds of two 2-worker pfor.Chunks calls over the sample, with
+// p(1) and p(s.items), alternating which comes first, and returns excessOver of the rounds'
+// differences per item, less sub.
+func (s *callSample) rounds(p func(int) partition.Partitioner, sub float64) float64 {
 	defer s.inst.Reset()
 	body := s.inst.Chunk // a function value, as pfor's body
 	pass := func(grain int) time.Duration {
 		t := s.now()
-		pfor.Chunks(0, s.items, body, pfor.WithWorkers(2), pfor.WithPartitioner(callerOnly{grain}))
+		pfor.Chunks(0, s.items, body, pfor.WithWorkers(2), pfor.WithPartitioner(p(grain)))
 		return s.now().Sub(t)
 	}
 	figures := make([]float64, 0, callRounds)
@@ -63,7 +80,7 @@ func (s *callSample) trial() float64 {
 		} else {
 			b, a = pass(s.items), pass(1)
 		}
-		figures = append(figures, float64((a-b).Nanoseconds())/float64(s.items)-s.take)
+		figures = append(figures, float64((a-b).Nanoseconds())/float64(s.items)-sub)
 	}
 	return excessOver(figures, 0)
 }
@@ -119,6 +136,79 @@ func (cal *Calibrator) CallNs() float64 {
 
 // CallTrials returns the figure of every call trial so far, in order.
 func (cal *Calibrator) CallTrials() []float64 { return slices.Clone(cal.callTrials) }
+
+// PieceTrial makes one trial of what a piece costs beyond its items, and returns it in
+// nanoseconds; the workload's Machine.PieceNs is the median of the trials (see PieceNs). A
+// piece is what pfor's worker does between two pieces of one range of a splitting run: the
+// call of the body, the check for a stop and the run's Hungry, with no take between them.
+// It is measured as CallTrial measures a call, on the same sample: one goroutine runs the
+// items through real 2-worker pfor.Chunks calls whose run hands the caller's slot the whole
+// sample as one range (see callerPieces), processed once in pieces of one item and once as
+// one piece; callRounds rounds alternate which comes first, the figure of a round is the
+// difference over the items, and it counts if at least three quarters of the rounds found
+// the pieces dearer (see excessOver), and is 0 otherwise.
+//
+// Why apart from the call: a call's figure holds what the take's atomic operation costs the
+// body's work around it, and pfor's loop around a range; a piece pays neither, and on a
+// splitting run's many small pieces (with many workers a piece is sized down to a few items)
+// charging each a call overcharged the partitioners that split.
+func (cal *Calibrator) PieceTrial() float64 {
+	if cal.call == nil {
+		cal.call = newCallSample(cal.inst)
+	}
+	f := cal.call.pieceTrial()
+	cal.pieceTrials = append(cal.pieceTrials, f)
+	return f
+}
+
+// PieceNs returns the median of the piece trials so far (the lower middle one of an even
+// count), after making one if there is none: the workload's Machine.PieceNs.
+func (cal *Calibrator) PieceNs() float64 {
+	if len(cal.pieceTrials) == 0 {
+		cal.PieceTrial()
+	}
+	return lowerMedian(cal.pieceTrials)
+}
+
+// PieceTrials returns the figure of every piece trial so far, in order.
+func (cal *Calibrator) PieceTrials() []float64 { return slices.Clone(cal.pieceTrials) }
+
+// callerPieces is the partitioner of the piece trials' passes: its runs hand worker 0 the
+// whole range in one Next, to be processed in pieces of piece items, and the other workers
+// nothing.
+type callerPieces struct{ piece int }
+
+func (callerPieces) Name() string { return "callerpieces" }
+
+func (p callerPieces) Start(lo, hi, workers int) partition.Run {
+	// A 1-worker stealing run whose grain is the whole range: its first Next takes it all,
+	// and its Hungry is the stealing partitioners' own, on the path it takes between two
+	// pieces when no worker waits and none has stolen, behind one forwarding call that pfor's
+	// pieces do not make.
+	inner := partproto.Stealing(partproto.Options{Grain: max(1, hi-lo)}).(partition.Partitioner)
+	return &pieceRun{inner: inner.Start(lo, hi, 1).(partproto.SplittingRun), piece: p.piece}
+}
+
+// pieceRun is a run of callerPieces: a 1-worker stealing run driven as worker 0, whose
+// pieces are piece items.
+type pieceRun struct {
+	inner partproto.SplittingRun
+	piece int
+}
+
+func (r *pieceRun) Next(w int) (lo, hi int, ok bool) {
+	if w != 0 {
+		return 0, 0, false
+	}
+	return r.inner.Next(0)
+}
+
+func (r *pieceRun) Hungry(w, next int) bool   { return r.inner.Hungry(w, next) }
+func (r *pieceRun) GiveBack(w, from int)      { r.inner.GiveBack(w, from) }
+func (*pieceRun) Counts(int) partproto.Counts { return partproto.Counts{} }
+func (*pieceRun) Stolen(int) bool             { return false }
+func (r *pieceRun) Piece(int) int             { return r.piece }
+func (*pieceRun) Idle(int) bool               { return false }
 
 // callerOnly is the partitioner of the call trials' passes: its runs hand worker 0 the range
 // in ranges of grain items, each taken by an atomic add, and the other workers nothing.
