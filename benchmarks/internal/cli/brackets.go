@@ -8,7 +8,7 @@ import (
 // brackets collects, for each measured cell of the validation, what was timed just before and
 // just after each of its repetitions (the warm-up's first): a calibration trial with as many
 // goroutines as the cell has workers and, with 2 workers or more, a trial of the call of the
-// body, one of a cache line's transfer, a few cold fork-join calls and a batch of warm ones,
+// body, one of a piece, one of a cache line's transfer, a few cold fork-join calls and a batch of warm ones,
 // with the cell's partitioner where its runs steal (see simulate.Repetitions).
 type brackets struct {
 	before, after map[pairKey]*side
@@ -20,6 +20,7 @@ type side struct {
 	unit       [][]float64
 	calls      [][]simulate.CallTimes
 	callNs     []float64
+	pieceNs    []float64
 	transferNs []float64
 }
 
@@ -44,11 +45,12 @@ func sideOf(m map[pairKey]*side, key pairKey) *side {
 // hooks returns the runner's BeforeRepetition and AfterRepetition for workload wl, calibrated
 // by cal. Before a repetition on 2 workers or more: a restart trial (so that the restart's
 // median comes from as many trials as there are repetitions), the cold calls and the call
-// batch, the call and transfer trials, then the trial the repetition is checked against;
-// after it, the trial, the call and transfer trials, then the cold calls and the call batch.
+// batch, the call, piece and transfer trials, then the trial the repetition is checked
+// against; after it, the trial, the call, piece and transfer trials, then the cold calls and the call batch.
 func (b *brackets) hooks(wl string, cal *simulate.Calibrator) (before, after func(impl string, k int)) {
 	trials := func(s *side) {
 		s.callNs = append(s.callNs, cal.CallTrial())
+		s.pieceNs = append(s.pieceNs, cal.PieceTrial())
 		s.transferNs = append(s.transferNs, cal.TransferTrial())
 	}
 	calls := func(s *side, impl string) {
@@ -89,6 +91,9 @@ func (b *brackets) repetitions(r runner.Result) (simulate.Repetitions, bool) {
 	}
 	if len(bs.callNs) == n && len(as.callNs) == n {
 		reps.CallNsBefore, reps.CallNsAfter = bs.callNs[1:], as.callNs[1:]
+	}
+	if len(bs.pieceNs) == n && len(as.pieceNs) == n {
+		reps.PieceNsBefore, reps.PieceNsAfter = bs.pieceNs[1:], as.pieceNs[1:]
 	}
 	if len(bs.transferNs) == n && len(as.transferNs) == n {
 		reps.TransferNsBefore, reps.TransferNsAfter = bs.transferNs[1:], as.transferNs[1:]

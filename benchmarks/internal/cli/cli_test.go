@@ -159,14 +159,17 @@ func TestSimulateEndToEnd(t *testing.T) {
 	if got, want := len(started.FindAllString(out, -1)), checks-2; got != want {
 		t.Errorf("stdout has %d 2-worker validation rows with helper starts; want %d:\n%s", got, want, out)
 	}
-	// Each 2-worker repetition was bracketed by call and transfer trials too.
+	// Each 2-worker repetition was bracketed by call, piece and transfer trials too.
 	r := readResults(t, dir)
 	if r.Study == nil || len(r.Study.Workloads) != 2 {
 		t.Fatalf("results.json: simulation %+v; want two workloads", r.Study)
 	}
 	for _, w := range r.Study.Workloads {
-		if len(w.CallTrialsNs) != callTrials || len(w.TransferTrialsNs) != transferTrials {
-			t.Errorf("%s: %d call trials and %d transfer trials; want %d and %d", w.Name, len(w.CallTrialsNs), len(w.TransferTrialsNs), callTrials, transferTrials)
+		if len(w.CallTrialsNs) != callTrials || len(w.PieceTrialsNs) != callTrials || len(w.TransferTrialsNs) != transferTrials {
+			t.Errorf("%s: %d call trials, %d piece trials and %d transfer trials; want %d, %d and %d", w.Name, len(w.CallTrialsNs), len(w.PieceTrialsNs), len(w.TransferTrialsNs), callTrials, callTrials, transferTrials)
+		}
+		if w.Machine.PieceNs == nil {
+			t.Errorf("%s: no piece figure in the workload's machine", w.Name)
 		}
 	}
 	// ... and each 2-worker check was predicted with the transfers timed next to it.
@@ -183,6 +186,8 @@ func TestSimulateEndToEnd(t *testing.T) {
 func TestSimulateReplay(t *testing.T) {
 	m := simulate.Machine{SpinNs: 1.5, StealNs: 40, FailNs: 2, TransferNs: 45, StartNs: 250, ForkNs: 420, JoinNs: 240, CallNs: 15, Procs: 2,
 		TakeNs: map[string][]float64{"static": {14, 15}, "dynamic": {4, 6}, "guided": {7, 8}, "stealing": {16, 30}, "auto": {50, 80}}}
+	piece := 3.0 // not the call's: the replay charges what was recorded
+	m.PieceNs = &piece
 	rec := func(name string, n int, unit []float64, restart float64) simulate.Workload {
 		return simulate.Workload{Name: name, N: n, Calls: 3, UnitNs: unit, RestartNs: restart, Machine: m,
 			Predictions: []simulate.Result{{Partitioner: "auto", Workers: 2, Efficiency: 0.123}}} // not what the costs give

@@ -45,7 +45,7 @@ func replayRun(o Options, rep *report.Report, stdout io.Writer) error {
 		c := simulate.PrefixCosts(w.New(rec.N))
 		sw := simulate.Predict(rec.Name, c, rec.Calls, rec.UnitNs, rec.RestartNs, rec.Machine, o.Workers)
 		sw.UnitTrialsNs, sw.RestartTrialsNs, sw.RestartTransfersNs, sw.RestartTakeNs = rec.UnitTrialsNs, rec.RestartTrialsNs, rec.RestartTransfersNs, rec.RestartTakeNs
-		sw.CallTrialsNs, sw.TransferTrialsNs = rec.CallTrialsNs, rec.TransferTrialsNs
+		sw.CallTrialsNs, sw.PieceTrialsNs, sw.TransferTrialsNs = rec.CallTrialsNs, rec.PieceTrialsNs, rec.TransferTrialsNs
 		s.Workloads = append(s.Workloads, sw)
 	}
 	if len(s.Workloads) == 0 {

@@ -92,6 +92,8 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		wm := s.Machine
 		wm.TakeNs = simulate.CalibrateTakes(n, procs, s.Machine.EmptyNs)
 		wm.CallNs = cal.CallNs()
+		piece := cal.PieceNs()
+		wm.PieceNs = &piece
 		if transfer, ok := cal.TransferNs(); ok {
 			wm.TransferNs = transfer
 		}
@@ -107,6 +109,7 @@ func simulateRun(o Options, rep *report.Report, stdout, stderr io.Writer) error 
 		sw.RestartTrialsNs = cal.RestartTrials()
 		sw.RestartTransfersNs, sw.RestartTakeNs = cal.RestartTransfers(), dm.TakeNs
 		sw.CallTrialsNs = cal.CallTrials()
+		sw.PieceTrialsNs = cal.PieceTrials()
 		sw.TransferTrialsNs = cal.TransferTrials()
 		s.Workloads = append(s.Workloads, sw)
 		if measure {

@@ -91,7 +91,11 @@ func WriteStudy(w io.Writer, s *simulate.Study) error {
 		for k, u := range wl.UnitNs {
 			units[k] = fmt.Sprintf("%.3g ns with %d busy", u, k+1)
 		}
-		fmt.Fprintf(w, "\n%s (n = %d, %d call(s)): cost unit %s; %.2f x a Spin iteration; restart %s; call of the body %s\n", wl.Name, wl.N, wl.Calls, strings.Join(units, ", "), wl.SpinRatio, FormatNs(wl.RestartNs), FormatNs(wl.Machine.CallNs))
+		piece := "as a call (not measured)"
+		if wl.Machine.PieceNs != nil {
+			piece = FormatNs(*wl.Machine.PieceNs)
+		}
+		fmt.Fprintf(w, "\n%s (n = %d, %d call(s)): cost unit %s; %.2f x a Spin iteration; restart %s; call of the body %s; piece %s\n", wl.Name, wl.N, wl.Calls, strings.Join(units, ", "), wl.SpinRatio, FormatNs(wl.RestartNs), FormatNs(wl.Machine.CallNs), piece)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprint(tw, "workers\t")
 		var names []string

@@ -160,6 +160,118 @@ func TestCallSample(t *testing.T) {
 	}
 }
 
+// TestPieceSample: a piece trial's figure is, per item, what the sample's items cost as a
+// piece each of one range less what they cost as one piece of it, with no take to subtract: on
+// a clock that only the workload's calls move, 2 µs a call, 64 items read 2000·63/64 ns an
+// item, free calls nothing, and a sample of no items 0.
+func TestPieceSample(t *testing.T) {
+	const each, items = 2 * time.Microsecond, 64
+	clock := &fakeClock{}
+	dear := &callSample{inst: &chunkCost{n: 1000, each: each, clock: clock}, items: items, take: 100, now: clock.now}
+	if got, want := dear.pieceTrial(), float64(each.Nanoseconds())*(items-1)/items; got != want {
+		t.Errorf("a piece trial with %v a call on a fake clock = %g ns; want %g", each, got, want)
+	}
+	free := &callSample{inst: &chunkCost{n: 1000, clock: clock}, items: items, now: clock.now}
+	if got := free.pieceTrial(); got != 0 {
+		t.Errorf("a piece trial with free calls on a fake clock = %g ns; want 0", got)
+	}
+	if got := newCallSample(&chunkCost{}).pieceTrial(); got != 0 {
+		t.Errorf("a piece trial with no items = %g; want 0", got)
+	}
+}
+
+// TestCalibratorPieceTrials: a Calibrator's piece trials are what its callSample's pieceTrial
+// reads, one at a time, and its PieceNs is their median; with no trial made, PieceNs makes
+// one, with a sample of its own.
+func TestCalibratorPieceTrials(t *testing.T) {
+	const each, items = 2 * time.Microsecond, 64
+	inst := &chunkCost{n: 1000, each: each}
+	cal := NewCalibrator(inst, make(Costs, inst.n+1), 1, 2)
+	clock := &fakeClock{}
+	inst.clock = clock
+	cal.call = &callSample{inst: inst, items: items, now: clock.now}
+	want := float64(each.Nanoseconds()) * (items - 1) / items
+	for range 3 {
+		if got := cal.PieceTrial(); got != want {
+			t.Errorf("PieceTrial with %v a call on a fake clock = %g ns; want %g", each, got, want)
+		}
+	}
+	trials := cal.PieceTrials()
+	if len(trials) != 3 || len(cal.CallTrials()) != 0 {
+		t.Fatalf("PieceTrials after 3 piece trials = %v, and %d call trials; want 3 figures and none", trials, len(cal.CallTrials()))
+	}
+	if got, want := cal.PieceNs(), lowerMedian(trials); got != want || len(cal.PieceTrials()) != 3 {
+		t.Errorf("PieceNs = %g after trials %v; want their median %g, and no trial more", got, trials, want)
+	}
+	fresh := NewCalibrator(&chunkCost{n: 1000, each: each}, make(Costs, inst.n+1), 1, 2)
+	if got := fresh.PieceNs(); got < 0 || len(fresh.PieceTrials()) != 1 || fresh.call == nil {
+		t.Errorf("PieceNs of a Calibrator without piece trials = %g after %d trials; want at least 0 after one, of a sample it made", got, len(fresh.PieceTrials()))
+	}
+}
+
+// TestCallerPiecesRun: the piece trials' run gives worker 0 the whole range in one Next,
+// pieces of the size asked for, and never asks for a give-back; the other workers get
+// nothing and do not wait.
+func TestCallerPiecesRun(t *testing.T) {
+	run := callerPieces{piece: 7}.Start(10, 110, 2).(partproto.SplittingRun)
+	if _, _, ok := run.Next(1); ok || run.Idle(1) {
+		t.Errorf("worker 1: Next ok %v, Idle %v; want neither", ok, run.Idle(1))
+	}
+	if lo, hi, ok := run.Next(0); lo != 10 || hi != 110 || !ok {
+		t.Errorf("worker 0's Next = %d, %d, %v; want 10, 110, true", lo, hi, ok)
+	}
+	if p := run.Piece(0); p != 7 {
+		t.Errorf("Piece = %d; want 7", p)
+	}
+	for next := 17; next < 110; next += 7 {
+		if run.Hungry(0, next) {
+			t.Fatalf("Hungry(0, %d) = true; want false: no worker waits or steals", next)
+		}
+	}
+	if _, _, ok := run.Next(0); ok {
+		t.Errorf("worker 0's second Next found work; want none")
+	}
+}
+
+// TestPiecesAreCharged: a range processed in pieces costs CallNs for its first piece and
+// PieceNs for each after it. callerPieces hands worker 0 all 1000 items as one range of 100
+// pieces: one call and 99 pieces.
+func TestPiecesAreCharged(t *testing.T) {
+	c := make(Costs, 1001)
+	for i := range 1000 {
+		c[i+1] = c[i] + 1
+	}
+	p := impls.Partitioner{Name: "callerpieces", New: func(func() int64) partition.Partitioner { return callerPieces{piece: 10} }}
+	base := Run(c, p, 2, Model{UnitNs: 1}).MakespanNs
+	for _, tc := range []struct {
+		call, piece, want float64 // want: the added makespan
+	}{{1000, 0, 1000}, {0, 1000, 99_000}, {1000, 10, 1990}} {
+		got := Run(c, p, 2, Model{UnitNs: 1, CallNs: tc.call, PieceNs: tc.piece}).MakespanNs - base
+		if got != tc.want {
+			t.Errorf("call %g, piece %g: added %g ns to the makespan; want %g", tc.call, tc.piece, got, tc.want)
+		}
+	}
+}
+
+// TestMachineModelPieces: Machine.Model charges a piece the calibrated PieceNs, and, for a
+// calibration recorded without it, piecePerCall calls.
+func TestMachineModelPieces(t *testing.T) {
+	old := Machine{CallNs: 30}
+	if m := old.Model("auto", 2, 1); m.CallNs != 30 || m.PieceNs != piecePerCall*30 {
+		t.Errorf("Model of a calibration without pieces: call %g, piece %g; want 30, %g", m.CallNs, m.PieceNs, piecePerCall*30.0)
+	}
+	piece := 12.0
+	cal := Machine{CallNs: 30, PieceNs: &piece}
+	if m := cal.Model("auto", 2, 1); m.CallNs != 30 || m.PieceNs != 12 {
+		t.Errorf("Model with piece 12: call %g, piece %g; want 30, 12", m.CallNs, m.PieceNs)
+	}
+	zero := 0.0
+	cal.PieceNs = &zero
+	if m := cal.Model("auto", 2, 1); m.PieceNs != 0 {
+		t.Errorf("Model with a piece measured at 0: piece %g; want 0", m.PieceNs)
+	}
+}
+
 // fakeClock is a clock that moves only when told to; any goroutine may read or move it.
 type fakeClock struct{ ns atomic.Int64 }
 
@@ -329,10 +441,10 @@ func TestRestartOfTheRepetitionsState(t *testing.T) {
 		t.Errorf("four trials at the repetition's level: restartAt = %g; want 210, that of all nine", got)
 	}
 	w := Workload{RestartNs: 1, RestartTrialsNs: trials, RestartTransfersNs: transfers, RestartTakeNs: 20}
-	if got := w.with(nil, []float64{75, 260}, 1); got.RestartNs != 110 || got.Machine.TransferNs != 260 {
+	if got := w.with(nil, nil, []float64{75, 260}, 1); got.RestartNs != 110 || got.Machine.TransferNs != 260 {
 		t.Errorf("with(transfers 75, 260; 1): restart %g, transfer %g; want 110, 260", got.RestartNs, got.Machine.TransferNs)
 	}
-	if got := (Workload{RestartNs: 1}).with(nil, []float64{75}, 0); got.RestartNs != 1 {
+	if got := (Workload{RestartNs: 1}).with(nil, nil, []float64{75}, 0); got.RestartNs != 1 {
 		t.Errorf("with, no restart trials kept: restart %g; want the workload's, 1", got.RestartNs)
 	}
 }

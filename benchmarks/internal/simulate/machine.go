@@ -47,7 +47,11 @@ type Machine struct {
 	// CallNs is what handing a range to the body costs beyond its items, where the caller
 	// calibrated it for a workload (see Calibrator.CallTrial); 0 otherwise.
 	CallNs float64 `json:"call_ns,omitempty"`
-	Procs  int     `json:"procs"` // GOMAXPROCS during calibration
+	// PieceNs is what a piece after the first of a range costs beyond its items, where the
+	// caller calibrated it for a workload (see Calibrator.PieceTrial); nil otherwise, and
+	// then Model charges a piece the call (see piecePerCall).
+	PieceNs *float64 `json:"piece_ns,omitempty"`
+	Procs   int      `json:"procs"` // GOMAXPROCS during calibration
 }
 
 // Model returns the model for partitioner p on workers workers, for a workload whose cost
@@ -62,7 +66,9 @@ type Machine struct {
 // The caller's slot starts after StartNs, the helpers' after ForkNs, and the call returns
 // JoinNs after the last slot ends, as measured on 2 workers. A Next that finds nothing costs
 // EmptyNs, or, for a calibration recorded without it, the take, whose figure then averaged
-// the empty Next in; a poll costs PollNs, or, without it, what Model.PollNs says.
+// the empty Next in; a poll costs PollNs, or, without it, what Model.PollNs says. A range's
+// first piece costs CallNs and each later piece PieceNs, or, for a calibration recorded
+// without it, piecePerCall calls.
 func (m Machine) Model(p string, workers int, unitNs float64) Model {
 	take := 0.0
 	if t := m.TakeNs[p]; len(t) > 0 {
@@ -75,8 +81,22 @@ func (m Machine) Model(p string, workers int, unitNs float64) Model {
 	if !ok {
 		empty = take
 	}
-	return Model{UnitNs: unitNs, TakeNs: take, EmptyNs: empty, PollNs: m.PollNs[p], StealNs: m.StealNs, FailNs: m.FailNs, TransferNs: m.TransferNs, CallNs: m.CallNs, StartNs: m.StartNs, ForkNs: m.ForkNs, JoinNs: m.JoinNs}
+	piece := piecePerCall * m.CallNs
+	if m.PieceNs != nil {
+		piece = *m.PieceNs
+	}
+	return Model{UnitNs: unitNs, TakeNs: take, EmptyNs: empty, PollNs: m.PollNs[p], StealNs: m.StealNs, FailNs: m.FailNs, TransferNs: m.TransferNs, CallNs: m.CallNs, PieceNs: piece, StartNs: m.StartNs, ForkNs: m.ForkNs, JoinNs: m.JoinNs}
 }
+
+// piecePerCall is what a piece costs in calls, for a calibration recorded before pieces were
+// measured: 1, the charge the model made before. Counted in instructions (pfor's 2-worker
+// calls over a sample of one-item ranges or pieces, under valgrind's callgrind), a piece runs
+// more of them than a call, its take aside: pfor's loop around a piece and the stealing
+// partitioners' Hungry against pfor's loop around a range. What a call costs beyond those
+// instructions (what the take's atomic operation costs the body's work around it, the call of
+// the body, which a piece makes alike) no instruction count shows, so none of it is taken
+// off; a calibration with piece trials has the time of each.
+const piecePerCall = 1
 
 // sharedCursor reports whether partitioner p takes from a shared cursor.
 func sharedCursor(p string) bool {

@@ -55,7 +55,7 @@ func (s *Study) uncertain(errs []float64) bool {
 }
 
 // join returns the repetitions of r followed by those of more, two measurements of one cell.
-// What only one of them has (trials after, calls, call and transfer trials) is left out. The
+// What only one of them has (trials after, calls, call, piece and transfer trials) is left out. The
 // load of others is the mean of the two, weighted by their repetitions, or the one that is
 // known.
 func (r Repetitions) join(more Repetitions) Repetitions {
@@ -67,6 +67,8 @@ func (r Repetitions) join(more Repetitions) Repetitions {
 		CallsAfter:       both(r.CallsAfter, more.CallsAfter),
 		CallNsBefore:     both(r.CallNsBefore, more.CallNsBefore),
 		CallNsAfter:      both(r.CallNsAfter, more.CallNsAfter),
+		PieceNsBefore:    both(r.PieceNsBefore, more.PieceNsBefore),
+		PieceNsAfter:     both(r.PieceNsAfter, more.PieceNsAfter),
 		TransferNsBefore: both(r.TransferNsBefore, more.TransferNsBefore),
 		TransferNsAfter:  both(r.TransferNsAfter, more.TransferNsAfter),
 		OtherLoad:        r.OtherLoad,

@@ -28,6 +28,10 @@ type Repetitions struct {
 	// Calibrator.CallTrial) made just before and just after TimesNs[i]; nil if there were
 	// none, and then the workload's Machine.CallNs is charged.
 	CallNsBefore, CallNsAfter []float64
+	// PieceNsBefore[i] and PieceNsAfter[i] are the figures of the piece trials (see
+	// Calibrator.PieceTrial) made just before and just after TimesNs[i]; nil if there were
+	// none, and then the workload's Machine.PieceNs is charged.
+	PieceNsBefore, PieceNsAfter []float64
 	// TransferNsBefore[i] and TransferNsAfter[i] are the figures of the transfer trials (see
 	// Calibrator.TransferTrial) made just before and just after TimesNs[i]; nil if there were
 	// none, and then the workload's Machine.TransferNs is charged.
@@ -36,12 +40,12 @@ type Repetitions struct {
 }
 
 // valid reports whether reps has what a check of k workers needs: a trial (or two) for each
-// repetition, each with k goroutines, and as many call batches, call trials and transfer
-// trials as repetitions, or none.
+// repetition, each with k goroutines, and as many call batches, call trials, piece trials
+// and transfer trials as repetitions, or none.
 func (reps Repetitions) valid(k int) bool {
 	n := len(reps.TimesNs)
 	if n == 0 || len(reps.UnitNs) != n || !fits(reps.AfterUnitNs, n) || !fits(reps.CallsBefore, n) || !fits(reps.CallsAfter, n) ||
-		!fits(reps.CallNsBefore, n) || !fits(reps.CallNsAfter, n) || !fits(reps.TransferNsBefore, n) || !fits(reps.TransferNsAfter, n) {
+		!fits(reps.CallNsBefore, n) || !fits(reps.CallNsAfter, n) || !fits(reps.PieceNsBefore, n) || !fits(reps.PieceNsAfter, n) || !fits(reps.TransferNsBefore, n) || !fits(reps.TransferNsAfter, n) {
 		return false
 	}
 	for i := range n {
@@ -64,10 +68,10 @@ func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (
 	}
 	var pred, errs, drifts, forks, coldForks []float64
 	for i, t := range reps.TimesNs {
-		ns, fork, cold := w.with(reps.CallNsBefore, reps.TransferNsBefore, i).runCalls(c, p, k, reps.UnitNs[i], callsAt(reps.CallsBefore, i))
+		ns, fork, cold := w.with(reps.CallNsBefore, reps.PieceNsBefore, reps.TransferNsBefore, i).runCalls(c, p, k, reps.UnitNs[i], callsAt(reps.CallsBefore, i))
 		forks, coldForks = append(forks, fork...), append(coldForks, cold...)
 		if reps.AfterUnitNs != nil {
-			after, fork, cold := w.with(reps.CallNsAfter, reps.TransferNsAfter, i).runCalls(c, p, k, reps.AfterUnitNs[i], callsAt(reps.CallsAfter, i))
+			after, fork, cold := w.with(reps.CallNsAfter, reps.PieceNsAfter, reps.TransferNsAfter, i).runCalls(c, p, k, reps.AfterUnitNs[i], callsAt(reps.CallsAfter, i))
 			forks, coldForks = append(forks, fork...), append(coldForks, cold...)
 			drifts = append(drifts, after/ns-1)
 			ns = (ns + after) / 2
@@ -96,13 +100,16 @@ func (w Workload) check(c Costs, p impls.Partitioner, k int, reps Repetitions) (
 	return chk, true
 }
 
-// with returns w with its Machine's CallNs set to callNs[i] and its TransferNs to
-// transferNs[i], each where there are such trials, and its RestartNs to that of the restart
+// with returns w with its Machine's CallNs set to callNs[i], its PieceNs to pieceNs[i] and
+// its TransferNs to transferNs[i], each where there are such trials, and its RestartNs to that of the restart
 // trials made while the transfer read as transferNs[i] (see restartAt), where w keeps them
 // with their transfers.
-func (w Workload) with(callNs, transferNs []float64, i int) Workload {
+func (w Workload) with(callNs, pieceNs, transferNs []float64, i int) Workload {
 	if callNs != nil {
 		w.Machine.CallNs = callNs[i]
+	}
+	if pieceNs != nil {
+		w.Machine.PieceNs = &pieceNs[i]
 	}
 	if transferNs != nil {
 		w.Machine.TransferNs = transferNs[i]

@@ -3,7 +3,7 @@
 // clock; the worker with the smallest clock (the lowest index among equals) calls Next next,
 // and its clock advances by the cost of the call (a take, a Next that finds nothing or an idle
 // worker's poll, plus any steals and failed steal attempts) and by the cost of the range it
-// got, from the workload's per-item cost model (Instance.Cost) times the calibrated
+// got (or of its first piece; each later piece is charged when the worker comes to it), from the workload's per-item cost model (Instance.Cost) times the calibrated
 // nanoseconds per cost unit. The stealing partitioners
 // read the driven worker's virtual clock. Workers claim the run's slots as pfor's caller and
 // helpers do: the caller starts slot 0, a helper claims the next free slot when it arrives,
@@ -65,9 +65,14 @@ type Model struct {
 	// worker runs (see Run), and for each successful steal, whose CAS takes the line of the
 	// victim's range.
 	TransferNs float64
-	// CallNs is charged for each call of the body: each range a worker gets, or each piece
-	// of it where the worker processes it in pieces (see Calibrator.CallTrial).
+	// CallNs is charged for each range a worker gets, with the call of the body over it or
+	// over its first piece where the worker processes it in pieces (see
+	// Calibrator.CallTrial).
 	CallNs float64
+	// PieceNs is charged for each piece after the first of a range that the worker processes
+	// in pieces: the call of the body over it, with pfor's check for a stop and the run's
+	// Hungry before it, and no take (see Calibrator.PieceTrial).
+	PieceNs float64
 	// RestartNs is charged for each range a worker gets that does not start where its
 	// previous range ended, and for each restartChunk-item chunk taken from a shared cursor
 	// while another worker runs (see Run): the cost of a new memory stream (see
@@ -150,11 +155,13 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	slot[0] = 0
 	claimed := 1 // slots claimed so far
 	busy := make([]float64, workers)
-	cur := make([]piecewise, workers)                // the range each driver is processing, piece by piece
-	charge := func(d int) func(lo, hi int) float64 { // charges a call of the body over [lo, hi) to driver d
+	cur := make([]piecewise, workers) // the range each driver is processing, piece by piece
+	// charge charges driver d a call of the body over [lo, hi), which costs over beyond its
+	// items: CallNs for a range's first piece, PieceNs for the pieces after it.
+	charge := func(d int) func(lo, hi int, over float64) float64 {
 		u := unit(d)
-		return func(lo, hi int) float64 {
-			t := (c[hi]-c[lo])*u + m.CallNs
+		return func(lo, hi int, over float64) float64 {
+			t := (c[hi]-c[lo])*u + over
 			busy[d] += t
 			return t
 		}
@@ -196,7 +203,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 				split.GiveBack(w, pc.lo)
 				pc.lo = pc.hi
 			} else {
-				clock[d] += pc.next(charge(d))
+				clock[d] += pc.next(charge(d), m.PieceNs)
 				heap.Fix(&q, 0)
 				continue
 			}
@@ -240,7 +247,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 			if split != nil && hi-lo >= 2 {
 				cur[d].step = max(1, split.Piece(w)) // pfor processes a splittable range in pieces
 			}
-			clock[d] += dt + cur[d].next(charge(d))
+			clock[d] += dt + cur[d].next(charge(d), m.CallNs)
 			heap.Fix(&q, 0)
 		case split != nil && split.Idle(w) && polls < maxPolls:
 			// Another worker holds a range it may give back: poll again once some other
@@ -295,10 +302,11 @@ const (
 // piecewise is the rest [lo, hi) of a worker's range, processed step items at a time.
 type piecewise struct{ lo, hi, step int }
 
-// next advances pc by one piece and returns what charge says the piece's items cost.
-func (pc *piecewise) next(charge func(lo, hi int) float64) float64 {
+// next advances pc by one piece and returns what charge says the piece's items cost, with
+// over beyond them.
+func (pc *piecewise) next(charge func(lo, hi int, over float64) float64, over float64) float64 {
 	end := pc.lo + min(pc.step, pc.hi-pc.lo)
-	t := charge(pc.lo, end)
+	t := charge(pc.lo, end, over)
 	pc.lo = end
 	return t
 }

@@ -50,14 +50,17 @@ type Workload struct {
 	// CallTrialsNs are the call trials' figures that Machine.CallNs comes from, in order (see
 	// Calibrator.CallTrial).
 	CallTrialsNs []float64 `json:"call_trials_ns,omitempty"`
+	// PieceTrialsNs are the piece trials' figures that Machine.PieceNs comes from, in order
+	// (see Calibrator.PieceTrial).
+	PieceTrialsNs []float64 `json:"piece_trials_ns,omitempty"`
 	// TransferTrialsNs are the transfer trials' figures that Machine.TransferNs comes from,
 	// made next to its repetitions and its restart trials, in order (see
 	// Calibrator.TransferTrial).
 	TransferTrialsNs []float64 `json:"transfer_trials_ns,omitempty"`
 	// Machine holds the machine's costs as this workload's predictions charge them: the takes
-	// on a range of its length (see CalibrateTakes), and the call, the transfer and the
-	// start, fork and join timed during its rounds (see Calibrator.CallNs, TransferNs and
-	// ForkJoin), where the caller calibrated them.
+	// on a range of its length (see CalibrateTakes), and the call, the piece, the transfer
+	// and the start, fork and join timed during its rounds (see Calibrator.CallNs, PieceNs,
+	// TransferNs and ForkJoin), where the caller calibrated them.
 	Machine Machine `json:"machine"`
 	// SpinRatio is UnitNs[0] over the time of a Spin iteration: how far the workload's cost
 	// model is from its nominal unit on the machine that ran it (1 for a perfect model).
