@@ -90,8 +90,14 @@ func forkDo(fns []func()) {
 	w := thePool.acquire()
 	c := &w.do
 	defer func() { // one deferred call: no defer is open-coded under the race detector
+		// c.call records the functions' panics; what reaches here is a
+		// stolen span's runtime.Goexit, which Both re-raises unnamed.
+		r := recover()
 		c.reset()
 		thePool.release(w)
+		if r != nil {
+			panic(wrapPanic("Do", r))
+		}
 	}()
 	// Thieves read the functions from the guest, which outlives the call:
 	// keeping fns itself in a frame would make every caller's variadic

@@ -2,6 +2,7 @@ package pfor_test
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"runtime/pprof"
 	"strings"
@@ -54,12 +55,15 @@ func TestGoexitOnHelper(t *testing.T) {
 	static := pfor.WithPartitioner(partition.Static())
 	var exited atomic.Int32
 	for i := 0; i < 10000 && exited.Load() < 3; i++ {
-		pfor.Range(0, 2, slowSlot0(func(i int) {
-			if i == 1 && onHelper() {
-				exited.Add(1)
-				runtime.Goexit()
-			}
-		}), pfor.WithWorkers(2), static)
+		func() {
+			defer func() { _ = recover() }() // the call re-raises the Goexit: TestGoexitOnHelperFailsTheCall
+			pfor.Range(0, 2, slowSlot0(func(i int) {
+				if i == 1 && onHelper() {
+					exited.Add(1)
+					runtime.Goexit()
+				}
+			}), pfor.WithWorkers(2), static)
+		}()
 	}
 	if exited.Load() == 0 {
 		t.Fatal("no helper ran slot 1 in 10,000 calls")
@@ -81,6 +85,65 @@ func TestGoexitOnHelper(t *testing.T) {
 	}
 	if onHelpers.Load() == 0 {
 		t.Errorf("after helpers called Goexit, slot 1 ran on a helper in none of 1,000 calls")
+	}
+}
+
+// waitForHelper makes the calls of body on the caller's goroutine wait, up
+// to a deadline, until a helper has started a call of its own, so that a
+// helper has the time to claim a slot.
+func waitForHelper(body func(i int)) func(i int) {
+	var started atomic.Bool
+	return func(i int) {
+		if onHelper() {
+			started.Store(true)
+		} else {
+			for deadline := time.Now().Add(2 * time.Millisecond); !started.Load() && time.Now().Before(deadline); {
+				runtime.Gosched()
+			}
+		}
+		body(i)
+	}
+}
+
+// TestGoexitOnHelperFailsTheCall: a body that calls runtime.Goexit on a
+// helper leaves the rest of that helper's chunk undone, so the call does not
+// return as if it had run every index, nor wait for the chunk forever: it
+// panics with a *PanicError that names the call and Goexit.
+func TestGoexitOnHelperFailsTheCall(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for _, p := range []partition.Partitioner{partition.Static(), partition.Auto(), partition.Stealing(), partition.Dynamic(1)} {
+		for _, n := range []int{2, 1000} {
+			var exited atomic.Int32
+			for i := 0; i < 1000 && exited.Load() == 0; i++ {
+				var ran atomic.Int32
+				var got any
+				returned := false
+				within(t, 10*time.Second, fmt.Sprintf("%s, %d items: a call whose body called Goexit on a helper", p.Name(), n), func() {
+					defer func() { got = recover() }()
+					pfor.Range(0, n, waitForHelper(func(int) {
+						if onHelper() && exited.CompareAndSwap(0, 1) {
+							runtime.Goexit()
+						}
+						ran.Add(1)
+					}), pfor.WithWorkers(2), pfor.WithPartitioner(p))
+					returned = true
+				})
+				if exited.Load() == 0 {
+					if !returned || ran.Load() != int32(n) {
+						t.Fatalf("%s, %d items, no Goexit: returned %v (%v) after %d calls of the body", p.Name(), n, returned, got, ran.Load())
+					}
+					continue
+				}
+				pe, ok := got.(*pfor.PanicError)
+				if !ok || pe.Call != "Range" || !strings.Contains(fmt.Sprint(pe.Value), "runtime.Goexit") {
+					t.Fatalf("%s, %d items: a body called Goexit on a helper, %d others ran; Range returned %v, recovered %#v; want a *PanicError of Range naming runtime.Goexit",
+						p.Name(), n, ran.Load(), returned, got)
+				}
+			}
+			if exited.Load() == 0 {
+				t.Fatalf("%s, %d items: no helper ran an index in 1,000 calls", p.Name(), n)
+			}
+		}
 	}
 }
 
@@ -144,4 +207,60 @@ func TestHelperLabels(t *testing.T) {
 		t.Fatalf("the goroutine profile taken by the body has no stack of the body:\n%s", prof)
 	}
 	t.Fatal("no helper ran slot 1 in 100 calls")
+}
+
+// TestGoexitInStolenForkFailsTheCall: a function given to Join, Both or Do
+// that calls runtime.Goexit on the worker that stole it has not returned,
+// so the call does not return as if it had: it panics with a *PanicError
+// that names the call and Goexit.
+func TestGoexitInStolenForkFailsTheCall(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	forks := []struct {
+		call string
+		fork func(stolen, inline func())
+	}{
+		{"Join", func(stolen, inline func()) { pfor.Join(stolen, inline) }},
+		{"Do", func(stolen, inline func()) { pfor.Do(inline, stolen) }},
+		{"Run", func(stolen, inline func()) {
+			pfor.Run(func(w *pfor.Worker) {
+				pfor.Both(w, func(_ *pfor.Worker, f func()) int { f(); return 0 }, stolen, inline)
+			})
+		}},
+	}
+	for _, fk := range forks {
+		var exited atomic.Int32
+		for i := 0; i < 1000 && exited.Load() == 0; i++ {
+			var started atomic.Bool
+			var got any
+			returned := false
+			within(t, 10*time.Second, fk.call+" of a function calling Goexit on a helper", func() {
+				defer func() { got = recover() }()
+				fk.fork(func() {
+					started.Store(true)
+					if onHelper() && exited.CompareAndSwap(0, 1) {
+						runtime.Goexit()
+					}
+				}, func() {
+					for deadline := time.Now().Add(2 * time.Millisecond); !started.Load() && time.Now().Before(deadline); {
+						runtime.Gosched()
+					}
+				})
+				returned = true
+			})
+			if exited.Load() == 0 {
+				if !returned {
+					t.Fatalf("%s, no Goexit: did not return (%v)", fk.call, got)
+				}
+				continue
+			}
+			pe, ok := got.(*pfor.PanicError)
+			if !ok || pe.Call != fk.call || !strings.Contains(fmt.Sprint(pe.Value), "runtime.Goexit") {
+				t.Fatalf("%s: a stolen function called Goexit; the call returned %v, recovered %#v; want a *PanicError of %s naming runtime.Goexit",
+					fk.call, returned, got, fk.call)
+			}
+		}
+		if exited.Load() == 0 {
+			t.Fatalf("%s: no helper ran the forked function in 1,000 calls", fk.call)
+		}
+	}
 }

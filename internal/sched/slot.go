@@ -13,10 +13,18 @@ import (
 // slot held.
 // A panic in the body is recovered here, with the stack of the panic site,
 // and stops the job; the caller re-raises it after every slot has finished.
+// A body that ends its goroutine with runtime.Goexit stops the job as a
+// panic does, with the value GoexitInBody: on a helper, the rest of its
+// chunk never runs, and the call must not return as if it had.
 func (j *Job) RunSlot(s int) (slept bool) {
-	polls, asleep := 0, false // asleep: counted in sleepers
+	asleep := false // counted in sleepers
+	exited := true  // until runSlot returns: a Goexit leaves it set
 	defer func() {
-		if r := recover(); r != nil {
+		r := recover()
+		if r == nil && exited {
+			r = GoexitInBody
+		}
+		if r != nil {
 			j.Panicked(r)
 		}
 		if asleep {
@@ -27,6 +35,20 @@ func (j *Job) RunSlot(s int) (slept bool) {
 		step(stepFinish)
 		j.finish()
 	}()
+	slept = j.runSlot(s, &asleep)
+	exited = false
+	return slept
+}
+
+// GoexitInBody is the panic value of a call whose body called
+// runtime.Goexit (on a helper, the call re-raises it; on the caller's
+// goroutine, the call never returns).
+const GoexitInBody = "runtime.Goexit called in a loop body: the rest of its chunk did not run"
+
+// runSlot is RunSlot's loop; *asleep tells RunSlot's deferred call whether
+// the slot is counted in sleepers.
+func (j *Job) runSlot(s int, asleep *bool) (slept bool) {
+	polls := 0
 	if trace.IsEnabled() {
 		defer j.Region().End()
 	}
@@ -59,13 +81,13 @@ func (j *Job) RunSlot(s int) (slept bool) {
 			// that spins keeps a core from it, and the call waits for the
 			// operating system to run the holder again.
 			switch {
-			case asleep:
+			case *asleep:
 				step(stepSleep)
 				j.sleep()
 				slept = true
 				step(stepUncount)
 				j.sleepers.Add(-1)
-				asleep = false
+				*asleep = false
 				polls = idlePolls // one more look, then back to sleep
 			case polls < idlePolls:
 				polls++
@@ -75,14 +97,14 @@ func (j *Job) RunSlot(s int) (slept bool) {
 				// chunk finished after that look wakes this slot.
 				step(stepCount)
 				j.sleepers.Add(1)
-				asleep = true
+				*asleep = true
 			}
 			continue
 		}
-		if asleep {
+		if *asleep {
 			step(stepUncount)
 			j.sleepers.Add(-1)
-			asleep = false
+			*asleep = false
 		}
 		polls = 0
 		var err error

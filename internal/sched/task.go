@@ -99,10 +99,17 @@ func (w *Worker) Abandon(f *Task) {
 
 // runFrame runs a stolen frame and tells its owner: done is the last
 // access to f, as the owner may reuse the frame as soon as it sees it.
+// A function that ends the thief's goroutine with runtime.Goexit did not
+// return: the owner re-raises GoexitInFork, as it would a panic.
 func (w *Worker) runFrame(f *Task) {
 	seq := f.seq
+	exited := true // until Exec returns: a Goexit leaves it set
 	defer func() {
-		if r := recover(); r != nil {
+		r := recover()
+		if r == nil && exited {
+			r = GoexitInFork
+		}
+		if r != nil {
 			f.Panic = w.pool.wrap("", r) // named by the entry point that re-raises it
 		}
 		owner := f.owner // never changes: safe to read after done
@@ -110,4 +117,9 @@ func (w *Worker) runFrame(f *Task) {
 		owner.park.Unpark()
 	}()
 	f.Job.Exec(w)
+	exited = false
 }
+
+// GoexitInFork is the panic value of a join whose forked function, run by
+// another worker, called runtime.Goexit.
+const GoexitInFork = "runtime.Goexit called in a forked function on a pool worker: it did not return"
