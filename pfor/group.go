@@ -153,9 +153,12 @@ func (g *Group) done() {
 }
 
 // Go spawns f as a task of g onto w's deque: w's worker runs it when it is
-// next idle, unless another worker steals it first. It panics if g or f is
-// nil.
+// next idle, unless another worker steals it first. It panics if w, g or f
+// is nil.
 func (w *Worker) Go(g *Group, f func(w *Worker) error) {
+	if w == nil {
+		panic("pfor: Worker.Go: nil *Worker (outside a task, use Group.Go)")
+	}
 	if g == nil {
 		panic("pfor: Worker.Go: nil *Group")
 	}
@@ -172,8 +175,11 @@ func (w *Worker) Go(g *Group, f func(w *Worker) error) {
 // finished, and returns as Group.Wait does. It is how a task waits for the
 // tasks it spawned without blocking its worker: give them a Group of their
 // own, as a task of g waiting for g would wait for itself. Wait panics if
-// g is nil or if called from a task of g.
+// w or g is nil or if called from a task of g.
 func (w *Worker) Wait(g *Group) error {
+	if w == nil {
+		panic("pfor: Worker.Wait: nil *Worker (outside a task, use Group.Wait)")
+	}
 	if g == nil {
 		panic("pfor: Worker.Wait: nil *Group")
 	}

@@ -88,6 +88,8 @@ func TestTaskBadInput(t *testing.T) {
 			pfor.Run(func(w *pfor.Worker) { w.Go(nil, func(*pfor.Worker) error { return nil }) })
 		}},
 		{"Worker.Wait nil", "pfor: Worker.Wait: nil *Group", func() { pfor.Run(func(w *pfor.Worker) { w.Wait(nil) }) }},
+		{"Worker.Go on nil", "pfor: Worker.Go: nil *Worker", func() { w.Go(new(pfor.Group), func(*pfor.Worker) error { return nil }) }},
+		{"Worker.Wait on nil", "pfor: Worker.Wait: nil *Worker", func() { w.Wait(new(pfor.Group)) }},
 		{"SortStableFunc nil", "pfor: SortStableFunc: cmp is nil", func() { pfor.SortStableFunc([]int{2, 1}, nil) }},
 	} {
 		func() {
