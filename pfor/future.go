@@ -45,9 +45,10 @@ type future[T any] struct {
 // waits (Get, Join, Wait, ...), which run other tasks meanwhile.
 //
 // If f panics, every Get of the Future re-raises the panic as a
-// *PanicError with the stack of the panic site. If f ends its goroutine
-// with runtime.Goexit, its result is T's zero value. Spawn panics if f is
-// nil.
+// *PanicError with the stack of the panic site. If f ends the goroutine
+// running it with runtime.Goexit, which may be one that called Get or Wait
+// (they run tasks while they wait, this one too), the task counts as
+// finished and its result is T's zero value. Spawn panics if f is nil.
 //
 // Spawn takes O(1) time. It allocates the Future and a closure wrapping f,
 // and a Get that has to wait allocates a list of waiters: a fork with Both
@@ -110,7 +111,8 @@ func (f *FutureErr[T]) Get(w *Worker) (T, error) {
 // needs none. f is queued for the first idle worker, as Group.Go queues a
 // task, and called on some worker's goroutine, concurrently with the
 // caller; panics are re-raised by Wait and Get as *PanicError with Call
-// "Future". Go panics if f is nil.
+// "Future", and runtime.Goexit in f behaves as in Spawn. Go panics if f is
+// nil.
 func Go[T any](f func() T) *Future[T] {
 	checkFunc("Go", "f", f == nil)
 	fu := new(Future[T])
