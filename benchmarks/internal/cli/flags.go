@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stealkit/stealkit/benchmarks/internal/impls"
 	"github.com/stealkit/stealkit/benchmarks/internal/workloads"
@@ -40,6 +41,9 @@ type Options struct {
 	Simulate   bool                 // -simulate: run the scaling simulator instead
 	Replay     string               // with Simulate: the results.json whose calibration to predict from again
 	Timeline   string               // workload whose timeline the report draws; "" for none
+	// Neighbour, with Replay: predict beside a busy process whose thread shares the cores,
+	// time-sliced in slices this long (see simulate.Neighbour); 0 for none.
+	Neighbour time.Duration
 }
 
 const usageHead = `usage: stealbench [flags]
@@ -77,6 +81,7 @@ func Parse(args []string, stderr io.Writer) (Options, error) {
 	fs.BoolVar(&o.Noise, "noise", false, "run the comparison while a second process burns one core")
 	fs.BoolVar(&o.Simulate, "simulate", false, "predict scaling in virtual time and validate at 1 and 2 workers")
 	fs.StringVar(&o.Replay, "replay", "", "with -simulate: predict again from the calibration recorded in `file` (an earlier -simulate -json run's results.json), measuring nothing")
+	fs.DurationVar(&o.Neighbour, "neighbour", 0, "with -simulate -replay: predict beside a busy thread that shares the calibration's cores with the workers, the OS time-slicing them fairly in slices this `long` (e.g. 3ms)")
 	fs.StringVar(&o.Timeline, "timeline", "tailheavy", "`workload` whose per-worker timeline the report draws, or none")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -111,6 +116,10 @@ func Parse(args []string, stderr io.Writer) (Options, error) {
 		return fail("-noise and -simulate cannot be combined")
 	case o.Replay != "" && !o.Simulate:
 		return fail("-replay needs -simulate")
+	case o.Neighbour < 0:
+		return fail("-neighbour %v: must not be negative", o.Neighbour)
+	case o.Neighbour > 0 && o.Replay == "":
+		return fail("-neighbour needs -simulate -replay")
 	case o.Replay != "" && o.JSON && filepath.Clean(o.Replay) == filepath.Join(o.Out, "results.json"):
 		return fail("-replay %s: -json would write over it; choose another -out", o.Replay)
 	case o.Out == "":

@@ -44,6 +44,10 @@ func replayRun(o Options, rep *report.Report, stdout io.Writer) error {
 		}
 		c := simulate.PrefixCosts(w.New(rec.N))
 		sw := simulate.Predict(rec.Name, c, rec.Calls, rec.UnitNs, rec.RestartNs, rec.Machine, o.Workers)
+		if o.Neighbour > 0 {
+			nb := simulate.Neighbour{SliceNs: float64(o.Neighbour.Nanoseconds()), Cores: max(1, old.Study.Machine.Procs)}
+			sw = simulate.PredictBeside(rec.Name, c, rec.Calls, rec.UnitNs, rec.RestartNs, rec.Machine, o.Workers, nb)
+		}
 		sw.UnitTrialsNs, sw.RestartTrialsNs, sw.RestartTransfersNs, sw.RestartTakeNs = rec.UnitTrialsNs, rec.RestartTrialsNs, rec.RestartTransfersNs, rec.RestartTakeNs
 		sw.CallTrialsNs, sw.PieceTrialsNs, sw.TransferTrialsNs = rec.CallTrialsNs, rec.PieceTrialsNs, rec.TransferTrialsNs
 		s.Workloads = append(s.Workloads, sw)
@@ -53,5 +57,12 @@ func replayRun(o Options, rep *report.Report, stdout io.Writer) error {
 	}
 	rep.Study = s
 	fmt.Fprintf(stdout, "\nscaling simulation replayed from the calibration of %s (%s), times per call\n", o.Replay, old.Meta.Date)
+	if o.Neighbour > 0 {
+		fmt.Fprintf(stdout, "beside a busy thread on the calibration's %d cores, time-sliced in %v slices; each prediction the mean of %d starts in the rotation\n", max(1, old.Study.Machine.Procs), o.Neighbour, simulate.Phases)
+		if err := report.WriteStudy(stdout, s); err != nil {
+			return err
+		}
+		return report.WriteSpeedups(stdout, s)
+	}
 	return report.WriteStudy(stdout, s)
 }

@@ -274,3 +274,41 @@ func orDash(ns float64) string {
 	}
 	return FormatNs(ns)
 }
+
+// WriteSpeedups writes, for the workloads of s predicted beside a neighbour (see
+// simulate.PredictBeside), each partitioner's speedup over the sequential loop per worker
+// count, auto's time over the best of the others' and the ideal speedup: the workers' share
+// of the cores, as if the cost of an item did not depend on how many cores are busy.
+func WriteSpeedups(w io.Writer, s *simulate.Study) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\nworkload\tworkers\tstatic\tdynamic\tguided\tstealing\tauto\tauto/best other\tideal\t")
+	for _, wl := range s.Workloads {
+		if wl.Neighbour == nil {
+			continue
+		}
+		for _, k := range s.Workers {
+			fmt.Fprintf(tw, "%s\t%d\t", wl.Name, k)
+			var auto, best float64
+			for _, p := range []string{"static", "dynamic", "guided", "stealing", "auto"} {
+				r, ok := wl.Prediction(p, k)
+				if !ok {
+					fmt.Fprint(tw, "-\t")
+					continue
+				}
+				fmt.Fprintf(tw, "%.3fx\t", r.Efficiency*float64(k))
+				if p == "auto" {
+					auto = r.MakespanNs
+				} else if best == 0 || r.MakespanNs < best {
+					best = r.MakespanNs
+				}
+			}
+			over := "-"
+			if auto > 0 && best > 0 {
+				over = fmt.Sprintf("%.3f", auto/best)
+			}
+			share := min(1, float64(wl.Neighbour.Cores)/float64(k+1))
+			fmt.Fprintf(tw, "%s\t%.3fx\t\n", over, float64(k)*share)
+		}
+	}
+	return tw.Flush()
+}

@@ -83,6 +83,10 @@ type Model struct {
 	ForkNs    float64 // delay from the call until the helpers' slots start
 	JoinNs    float64 // from the last slot's end until the call returns
 
+	// Neighbour, if not nil, is a busy process whose thread shares the workers' cores (see
+	// Neighbour): each worker's clock stands still while its thread is off its core.
+	Neighbour *Neighbour
+
 	// SeqNs is the sequential time that efficiency refers to; 0 means the total cost times
 	// UnitNs. (With several workers UnitNs may be the cost with several cores busy, slower
 	// than a sequential run's.)
@@ -121,7 +125,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		return m.WorkerUnitNs[w%len(m.WorkerUnitNs)]
 	}
 	if workers == 1 || n <= 1 {
-		inline := c.Total() * unit(0)
+		inline := m.Neighbour.after(0, workers+1, 0, c.Total()*unit(0))
 		r := Result{Partitioner: p.Name, Workers: workers, MakespanNs: inline, Efficiency: seq / (float64(workers) * max(inline, 1e-300)), Chunks: 1, Imbalance: 1}
 		if n == 0 {
 			r.Chunks = 0
@@ -146,7 +150,11 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	// slot, or leaves if there is none; a driver whose slot has no more work claims the next
 	// unclaimed slot, so that a helper that comes late finds its slot run by the caller.
 	// Clocks, costs and restarts are the drivers'; Next and the partitioners' state, the slots'.
+	nb := m.Neighbour
+	threads := workers + 1 // the workers' and the neighbour's
 	clock := make([]float64, workers)
+	// advance returns driver d's clock after work more on its core.
+	advance := func(d int, work float64) float64 { return nb.after(d, threads, clock[d], work) }
 	slot := make([]int, workers) // the slot each driver runs; -1 for a helper yet to arrive
 	last := make([]int, workers) // where each driver's previous range ended; -1 before the first
 	for d := range workers {
@@ -172,6 +180,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 		if d > 0 {
 			clock[d] = m.ForkNs
 		}
+		clock[d] = nb.after(d, threads, 0, clock[d])
 		q.ws[d] = d
 	}
 	heap.Init(&q)
@@ -185,6 +194,11 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 	working := 1
 	for q.Len() > 0 {
 		d := q.ws[0]
+		if nb.off(d, threads, clock[d]) { // its thread is off its core: it acts when back on
+			clock[d] = advance(d, 0)
+			heap.Fix(&q, 0)
+			continue
+		}
 		now = int64(clock[d])
 		if slot[d] < 0 { // a helper arrives
 			if claimed == workers {
@@ -203,7 +217,7 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 				split.GiveBack(w, pc.lo)
 				pc.lo = pc.hi
 			} else {
-				clock[d] += pc.next(charge(d), m.PieceNs)
+				clock[d] = advance(d, pc.next(charge(d), m.PieceNs))
 				heap.Fix(&q, 0)
 				continue
 			}
@@ -247,32 +261,32 @@ func Run(c Costs, p impls.Partitioner, workers int, m Model) Result {
 			if split != nil && hi-lo >= 2 {
 				cur[d].step = max(1, split.Piece(w)) // pfor processes a splittable range in pieces
 			}
-			clock[d] += dt + cur[d].next(charge(d), m.CallNs)
+			clock[d] = advance(d, dt+cur[d].next(charge(d), m.CallNs))
 			heap.Fix(&q, 0)
 		case split != nil && split.Idle(w) && polls < maxPolls:
 			// Another worker holds a range it may give back: poll again once some other
 			// worker has moved on (pfor's workers yield and poll). The poll's cost holds
 			// its Next.
 			polls++
-			clock[d] += dt + poll
+			clock[d] = advance(d, dt+poll)
 			if next := nextOther(clock, &q, d); next > clock[d] {
 				clock[d] = next
 			}
 			heap.Fix(&q, 0)
 		case claimed < workers: // the slot is done: claim the next
-			clock[d] += dt + m.EmptyNs
+			clock[d] = advance(d, dt+m.EmptyNs)
 			end = max(end, clock[d])
 			slot[d] = claimed
 			claimed++
 			heap.Fix(&q, 0)
 		default:
-			clock[d] += dt + m.EmptyNs
+			clock[d] = advance(d, dt+m.EmptyNs)
 			end = max(end, clock[d])
 			heap.Pop(&q)
 			working--
 		}
 	}
-	res.MakespanNs = end + m.JoinNs
+	res.MakespanNs = nb.after(0, threads, end, m.JoinNs) // the caller returns
 	if res.MakespanNs > 0 {
 		res.Efficiency = seq / (float64(workers) * res.MakespanNs)
 	}

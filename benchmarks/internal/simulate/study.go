@@ -64,8 +64,11 @@ type Workload struct {
 	Machine Machine `json:"machine"`
 	// SpinRatio is UnitNs[0] over the time of a Spin iteration: how far the workload's cost
 	// model is from its nominal unit on the machine that ran it (1 for a perfect model).
-	SpinRatio   float64  `json:"spin_ratio"`
-	Predictions []Result `json:"predictions"` // per call, for each worker count and partitioner
+	SpinRatio float64 `json:"spin_ratio"`
+	// Neighbour, if not nil, is the busy process the predictions were made beside; each is
+	// then the mean over Phases starts in its rotation (see PredictBeside).
+	Neighbour   *Neighbour `json:"neighbour,omitempty"`
+	Predictions []Result   `json:"predictions"` // per call, for each worker count and partitioner
 }
 
 // Check compares predictions with measurements, per call. Each measured repetition is
@@ -137,7 +140,25 @@ func (s *Study) disturbedCores() float64 {
 // of a unit is assumed to stay as it was with all of them busy. Efficiency refers to the
 // sequential time, the total cost at unit[0].
 func Predict(name string, c Costs, calls int, unit []float64, restartNs float64, m Machine, workers []int) Workload {
-	w := Workload{Name: name, N: c.Len(), Calls: calls, UnitNs: unit, RestartNs: restartNs, Machine: m, SpinRatio: unit[0] / m.SpinNs}
+	return predict(Workload{Name: name, N: c.Len(), Calls: calls, UnitNs: unit, RestartNs: restartNs, Machine: m, SpinRatio: unit[0] / m.SpinNs}, c, workers)
+}
+
+// PredictBeside is Predict with the workers sharing their cores with nb, a busy process
+// (see Neighbour): each prediction is the mean of Phases simulations, the call starting at
+// Phases points spread evenly over a turn of the rotation, nb's PhaseNs ignored. Its
+// makespan, steals and chunks are the means; its efficiency is the sequential time over
+// workers times the mean makespan. The sequential time is the total cost at unit[0], with no
+// neighbour: a sequential loop and the neighbour run on two cores of their own. It panics if
+// nb.SliceNs is not above 0 or nb.Cores is below 1.
+func PredictBeside(name string, c Costs, calls int, unit []float64, restartNs float64, m Machine, workers []int, nb Neighbour) Workload {
+	if !(nb.SliceNs > 0) || nb.Cores < 1 {
+		panic(fmt.Sprintf("simulate: PredictBeside(%s): slice %g ns on %d cores", name, nb.SliceNs, nb.Cores))
+	}
+	return predict(Workload{Name: name, N: c.Len(), Calls: calls, UnitNs: unit, RestartNs: restartNs, Machine: m, SpinRatio: unit[0] / m.SpinNs, Neighbour: &nb}, c, workers)
+}
+
+func predict(w Workload, c Costs, workers []int) Workload {
+	unit := w.UnitNs
 	for _, k := range workers {
 		u := unit[min(k, len(unit))-1]
 		for _, p := range impls.Partitioners() {
@@ -156,7 +177,23 @@ func (w Workload) run(c Costs, p impls.Partitioner, k int, unitNs []float64) Res
 	}
 	model.RestartNs = w.RestartNs
 	model.SeqNs = c.Total() * w.UnitNs[0]
-	return Run(c, p, k, model)
+	if w.Neighbour == nil {
+		return Run(c, p, k, model)
+	}
+	var mean Result
+	for j := range Phases {
+		model.Neighbour = w.Neighbour.phased(j, k+1)
+		r := Run(c, p, k, model)
+		mean.MakespanNs += r.MakespanNs / Phases
+		mean.Imbalance += r.Imbalance / Phases
+		mean.Steals += r.Steals
+		mean.FailedSteals += r.FailedSteals
+		mean.Chunks += r.Chunks
+	}
+	mean.Partitioner, mean.Workers = p.Name, k
+	mean.Steals, mean.FailedSteals, mean.Chunks = mean.Steals/Phases, mean.FailedSteals/Phases, mean.Chunks/Phases
+	mean.Efficiency = model.SeqNs / (float64(k) * mean.MakespanNs)
+	return mean
 }
 
 // Prediction returns the prediction for partitioner p with k workers, and reports whether
