@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"slices"
@@ -70,7 +71,9 @@ func TestBadFlags(t *testing.T) {
 		{"-scale", "NaN"},
 		{"-repeat", "0"},
 		{"-noise", "-simulate"},
-		{"-replay", "results.json"}, // without -simulate
+		{"-replay", "results.json"},        // without -simulate
+		{"-simulate", "-neighbour", "3ms"}, // without -replay
+		{"-simulate", "-replay", "results.json", "-neighbour", "-1ms"},
 		{"-simulate", "-replay", "x/results.json", "-json", "-out", "x"},
 		{"-timeline", "nosuch"},
 		{"-out", ""},
@@ -220,6 +223,23 @@ func TestSimulateReplay(t *testing.T) {
 	want := simulate.Predict("tiny", simulate.PrefixCosts(w.New(300)), 3, []float64{0.7, 0.75}, 30, m, []int{1, 2, 8})
 	if got := r.Study.Workloads[0].Predictions; !slices.Equal(got, want.Predictions) {
 		t.Errorf("replayed predictions:\n%+v\nwant, from the recorded calibration:\n%+v", got, want.Predictions)
+	}
+
+	// Beside a neighbour: the same calibration, every prediction made beside it, and the
+	// speedups with their ideal.
+	stdout.Reset()
+	args = []string{"-simulate", "-replay", file, "-workloads", "tailheavy", "-workers", "2", "-neighbour", "3ms", "-json", "-out", dir}
+	if code := cli.Main(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("Main(%q) = %d; stderr:\n%s", args, code, stderr.String())
+	}
+	if out := stdout.String(); !strings.Contains(out, "time-sliced in 3ms slices") || !strings.Contains(out, "auto/best other") || !strings.Contains(out, "1.333x") {
+		t.Errorf("stdout lacks the neighbour's line or the speedups:\n%s", out)
+	}
+	r = readResults(t, dir)
+	w, _ = workloads.ByName("tailheavy")
+	want = simulate.PredictBeside("tailheavy", simulate.PrefixCosts(w.New(500)), 3, []float64{1.5, 1.7}, 0, m, []int{2}, simulate.Neighbour{SliceNs: 3e6, Cores: 2})
+	if r.Study == nil || len(r.Study.Workloads) != 1 || !reflect.DeepEqual(r.Study.Workloads[0].Predictions, want.Predictions) || r.Study.Workloads[0].Neighbour == nil {
+		t.Errorf("results.json beside a neighbour: %+v\nwant the predictions\n%+v", r.Study, want.Predictions)
 	}
 
 	for _, tc := range []struct {
