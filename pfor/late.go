@@ -190,14 +190,11 @@ func solo(ctx context.Context, lo, hi int, c config, b *loopBody, st []sched.Slo
 }
 
 // soloCall runs b over [lo, hi) as slot 0 and counts it in ws, if not nil,
-// as sched.Job.Process counts a chunk.
+// as one chunk (sched.SlotStats.Chunk).
 func soloCall(b *loopBody, lo, hi int, ws *sched.SlotStats) error {
 	if ws == nil {
 		return b.Call(0, lo, hi)
 	}
-	t0 := time.Now()
-	ws.Chunks++
-	ws.Items += int64(hi - lo)
-	defer func() { ws.Busy += time.Since(t0) }()
+	defer ws.Chunk(time.Now(), hi-lo)
 	return b.Call(0, lo, hi)
 }

@@ -111,6 +111,16 @@ type SlotStats struct {
 	_      [128]byte
 }
 
+// Chunk counts in ws one chunk of the slot's: a range handed to the body,
+// begun at t0 (time.Now before the body's first call on it) and ending now,
+// of which n items are processed. Only the slot's driver calls it, once per
+// chunk, when the chunk ends, also when the body failed or panicked on it.
+func (ws *SlotStats) Chunk(t0 time.Time, n int) {
+	ws.Chunks++
+	ws.Items += int64(n)
+	ws.Busy += time.Since(t0)
+}
+
 // joinParked is added to finished by a caller that blocks in join.
 const joinParked = 1 << 32
 

@@ -155,14 +155,14 @@ func (j *Job) sleep() {
 // the pieces it has not started.
 func (j *Job) Process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats) error {
 	var t0 time.Time
+	items := 0 // counted in ws: the items of the pieces the body has returned from
 	if ws != nil {
 		t0 = time.Now()
-		ws.Chunks++
-		defer func() { ws.Busy += time.Since(t0) }()
+		defer func() { ws.Chunk(t0, items) }()
 	}
 	if split == nil || hi-lo < 2 {
 		if ws != nil {
-			ws.Items += int64(hi - lo)
+			items = hi - lo
 		}
 		return j.Body.Call(s, lo, hi)
 	}
@@ -173,7 +173,7 @@ func (j *Job) Process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats
 			return err
 		}
 		if ws != nil {
-			ws.Items += int64(end - lo)
+			items += end - lo
 		}
 		lo = end
 		if lo < hi && j.stop.Load() { // an error, panic or cancellation elsewhere
