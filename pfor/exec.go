@@ -120,9 +120,7 @@ func inline(lo, hi int, c config, b loopBody) (err error) {
 		return b.Call(0, lo, hi)
 	}
 	st := make([]sched.SlotStats, 1)
-	body := b // b itself stays off the heap when there are no Stats
-	j := &sched.Job{Body: &body}
-	err = j.Process(0, lo, hi, nil, &st[0])
+	err = soloCall(&b, lo, hi, &st[0])
 	fillStats(c, nil, st)
 	return err
 }
