@@ -59,7 +59,7 @@
 // # Loop jobs
 //
 // A loop call posts its Job in the pool's Posted table; searching workers
-// claim its worker slots, newest job first, and run them (RunSlot), while
+// claim its worker slots, newest job first, and run them (runSlot), while
 // the calling goroutine runs slot 0 and every slot no worker has claimed
 // (Drive).
 //

@@ -62,7 +62,7 @@ type Job struct {
 
 	Run   partition.Run          // the call's run, set by Start: slot s takes its ranges from Run.Next(s)
 	split partproto.SplittingRun // Run, if it splits; else nil
-	Body  Body                   // set once per job object (Init)
+	body  Body                   // set once per job object (Init)
 	halt  <-chan struct{}        // ctx.Done(), polled before every chunk; nil if it can never be done
 	Stats []SlotStats            // nil unless the call collects statistics, one per slot
 	Slots int32                  // the call's worker slots, slot 0 the caller's; set before Start
@@ -77,7 +77,7 @@ type Job struct {
 	cut      atomic.Bool // a slot stopped with work possibly left
 	mu       sync.Mutex  // guards err, panic, canceled and tokens
 	err      error
-	panic    any           // the first panic, as Wrap made it
+	panic    any           // the first panic, as wrap made it
 	canceled error         // the context's error, once it is done
 	nudge    sync.Cond     // on mu; signalled with a token added to tokens
 	tokens   int           // guarded by mu: wake-ups not yet taken by a sleeper
@@ -85,12 +85,12 @@ type Job struct {
 
 	ctx context.Context // nil for calls without a context
 
-	Call   string                       // the entry point, passed to Wrap
-	Wrap   func(call string, r any) any // wraps a recovered panic, in the deferred function that recovered it; set once per job object (Init)
+	Call   string                       // the entry point, passed to wrap
+	wrap   func(call string, r any) any // wraps a recovered panic, in the deferred function that recovered it; set once per job object (Init)
 	Label  string                       // trace region name, "" for "pfor"
 	Labels pprof.LabelSet               // loop=name, added to a helper's own labels while it runs a slot
 
-	Woke    bool   // the post woke sleeping workers for the job; written by the caller only
+	woke    bool   // the post woke sleeping workers for the job; written by the caller only
 	started uint32 // monotime.Now at Start, its low 32 bits (calls under 4 s apart compare right); the caller's only
 }
 
@@ -129,7 +129,7 @@ const joinParked = 1 << 32
 func (j *Job) Init(b Body, wrap func(call string, r any) any) {
 	j.wake = make(chan struct{}, 1)
 	j.nudge.L = &j.mu
-	j.Body, j.Wrap = b, wrap
+	j.body, j.wrap = b, wrap
 }
 
 // SetContext makes the job stop once ctx is done.
@@ -224,17 +224,17 @@ var (
 // between two yields.
 const SpinYield = 16
 
-// Panicked stops the job on a panic in the body, recovered with value r in
+// panicked stops the job on a panic in the body, recovered with value r in
 // the deferred function of the goroutine that panicked, and records it with
 // the stack of the panic site.
-func (j *Job) Panicked(r any) {
+func (j *Job) panicked(r any) {
 	j.stop.Store(true) // before capturing the stack, which takes a while
-	j.Fail(nil, j.Wrap(j.Call, r))
+	j.fail(nil, j.wrap(j.Call, r))
 }
 
-// Fail records the first error or panic and stops the job. A panic replaces
+// fail records the first error or panic and stops the job. A panic replaces
 // an earlier error: panics always reach the caller.
-func (j *Job) Fail(err error, p any) {
+func (j *Job) fail(err error, p any) {
 	j.stop.Store(true)
 	j.mu.Lock()
 	if p != nil && j.panic == nil {
@@ -246,17 +246,17 @@ func (j *Job) Fail(err error, p any) {
 	j.mu.Unlock()
 }
 
-// Stopped reports whether the job has stopped (by error, panic or its
+// stopped reports whether the job has stopped (by error, panic or its
 // context) and the calling slot must not start another chunk.
-func (j *Job) Stopped() bool {
+func (j *Job) stopped() bool {
 	if j.halt == nil && !j.stop.Load() { // small enough to inline, as slots call it before every chunk
 		return false
 	}
-	return j.stopped()
+	return j.stoppedSlow()
 }
 
-// stopped is Stopped for a job that has a context or has stopped.
-func (j *Job) stopped() bool {
+// stoppedSlow is stopped for a job that has a context or has stopped.
+func (j *Job) stoppedSlow() bool {
 	if j.halt != nil {
 		select {
 		case <-j.halt:
@@ -299,7 +299,7 @@ func (j *Job) Drive(p *Pool, e int) (late, unknown bool) {
 			p.loops.Remove(e)
 		}
 	}()
-	late = j.RunSlot(0)
+	late = j.runSlot(0)
 	ranOther := false
 	for {
 		s, ok := j.claim()
@@ -307,7 +307,7 @@ func (j *Job) Drive(p *Pool, e int) (late, unknown bool) {
 			break
 		}
 		ranOther = true
-		late = j.RunSlot(s) || !j.Woke || late
+		late = j.runSlot(s) || !j.woke || late
 	}
 	p.loops.Remove(e)
 	unposted = true
@@ -336,7 +336,7 @@ func (j *Job) Drive(p *Pool, e int) (late, unknown bool) {
 const yieldAfter = uint32(time.Microsecond)
 
 // Outcome releases the finished job's run and returns what the call
-// returns: the first panic (as Wrap made it), else the first error a body
+// returns: the first panic (as wrap made it), else the first error a body
 // returned, else, if the job was cut short by its context, the context's
 // error. Every slot must have finished.
 func (j *Job) Outcome() (panicked any, err error) {
@@ -366,13 +366,13 @@ func (j *Job) Reset() {
 	j.ctx, j.halt = nil, nil
 	j.tokens = 0
 	j.Call, j.Label, j.Labels, j.Labeled = "", "", pprof.LabelSet{}, false
-	j.Stats, j.Woke = nil, false
+	j.Stats, j.woke = nil, false
 }
 
-// Region starts a runtime/trace region for a worker slot, to be ended when
+// region starts a runtime/trace region for a worker slot, to be ended when
 // the slot returns: call it only while tracing is on (trace.IsEnabled), so
 // that a slot run without tracing defers nothing.
-func (j *Job) Region() *trace.Region {
+func (j *Job) region() *trace.Region {
 	name := j.Label
 	if name == "" {
 		name = "pfor"

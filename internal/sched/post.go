@@ -43,21 +43,21 @@ func (p *Pool) Post(j *Job, want int) int {
 		return -1
 	}
 	if want > 0 {
-		j.Woke = p.idle.Wake(want)
+		j.woke = p.idle.Wake(want)
 	}
 	return e
 }
 
-// runSlot runs slot s of j on a helper goroutine (a pool worker or an extra
+// helpSlot runs slot s of j on a helper goroutine (a pool worker or an extra
 // helper) whose labels are base, adding the job's labels meanwhile.
-func runSlot(base context.Context, j *Job, s int) {
+func helpSlot(base context.Context, j *Job, s int) {
 	if !j.Labeled {
-		j.RunSlot(s)
+		j.runSlot(s)
 		return
 	}
 	pprof.SetGoroutineLabels(pprof.WithLabels(base, j.Labels))
 	defer pprof.SetGoroutineLabels(base)
-	j.RunSlot(s)
+	j.runSlot(s)
 }
 
 // helperLabels labels the calling goroutine, the helper named id, for
@@ -81,7 +81,7 @@ func (p *Pool) extra(id int) {
 	var start time.Time
 	for i := 1; ; i++ {
 		if j, s := p.loops.Claim(0); j != nil {
-			runSlot(base, j, s)
+			helpSlot(base, j, s)
 			i, start = 0, time.Time{}
 			continue
 		}

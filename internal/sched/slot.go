@@ -8,7 +8,7 @@ import (
 	"github.com/stealkit/stealkit/internal/partproto"
 )
 
-// RunSlot drives slot s until its run has no more work or the job stops,
+// runSlot drives slot s until its run has no more work or the job stops,
 // and reports whether the slot slept meanwhile, waiting for a range another
 // slot held.
 // A panic in the body is recovered here, with the stack of the panic site,
@@ -16,16 +16,16 @@ import (
 // A body that ends its goroutine with runtime.Goexit stops the job as a
 // panic does, with the value GoexitInBody: on a helper, the rest of its
 // chunk never runs, and the call must not return as if it had.
-func (j *Job) RunSlot(s int) (slept bool) {
+func (j *Job) runSlot(s int) (slept bool) {
 	asleep := false // counted in sleepers
-	exited := true  // until runSlot returns: a Goexit leaves it set
+	exited := true  // until slotLoop returns: a Goexit leaves it set
 	defer func() {
 		r := recover()
 		if r == nil && exited {
 			r = GoexitInBody
 		}
 		if r != nil {
-			j.Panicked(r)
+			j.panicked(r)
 		}
 		if asleep {
 			step(stepUncount)
@@ -35,7 +35,7 @@ func (j *Job) RunSlot(s int) (slept bool) {
 		step(stepFinish)
 		j.finish()
 	}()
-	slept = j.runSlot(s, &asleep)
+	slept = j.slotLoop(s, &asleep)
 	exited = false
 	return slept
 }
@@ -45,12 +45,12 @@ func (j *Job) RunSlot(s int) (slept bool) {
 // goroutine, the call never returns).
 const GoexitInBody = "runtime.Goexit called in a loop body: the rest of its chunk did not run"
 
-// runSlot is RunSlot's loop; *asleep tells RunSlot's deferred call whether
+// slotLoop is runSlot's loop; *asleep tells runSlot's deferred call whether
 // the slot is counted in sleepers.
-func (j *Job) runSlot(s int, asleep *bool) (slept bool) {
+func (j *Job) slotLoop(s int, asleep *bool) (slept bool) {
 	polls := 0
 	if trace.IsEnabled() {
-		defer j.Region().End()
+		defer j.region().End()
 	}
 	split := j.split
 	var ws *SlotStats
@@ -62,7 +62,7 @@ func (j *Job) runSlot(s int, asleep *bool) (slept bool) {
 	// the body alone, for runs of many small ranges (guided's, dynamic's).
 	direct := split == nil && ws == nil
 	for {
-		if j.Stopped() {
+		if j.stopped() {
 			return
 		}
 		step(stepNext)
@@ -109,13 +109,13 @@ func (j *Job) runSlot(s int, asleep *bool) (slept bool) {
 		polls = 0
 		var err error
 		if direct {
-			err = j.Body.Call(s, lo, hi)
+			err = j.body.Call(s, lo, hi)
 		} else {
-			err = j.Process(s, lo, hi, split, ws)
+			err = j.process(s, lo, hi, split, ws)
 			j.wakeSleeper()
 		}
 		if err != nil {
-			j.Fail(err, nil)
+			j.fail(err, nil)
 			return
 		}
 	}
@@ -149,11 +149,11 @@ func (j *Job) sleep() {
 	j.mu.Unlock()
 }
 
-// Process runs the body over [lo, hi), in pieces if the run can split
+// process runs the body over [lo, hi), in pieces if the run can split
 // (split.Piece items each): between pieces the worker checks whether the job
 // has stopped and whether another worker is hungry and, if so, gives back
 // the pieces it has not started.
-func (j *Job) Process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats) error {
+func (j *Job) process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats) error {
 	var t0 time.Time
 	items := 0 // counted in ws: the items of the pieces the body has returned from
 	if ws != nil {
@@ -164,12 +164,12 @@ func (j *Job) Process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats
 		if ws != nil {
 			items = hi - lo
 		}
-		return j.Body.Call(s, lo, hi)
+		return j.body.Call(s, lo, hi)
 	}
 	step := max(1, split.Piece(s))
 	for lo < hi {
 		end := lo + min(step, hi-lo)
-		if err := j.Body.Call(s, lo, end); err != nil {
+		if err := j.body.Call(s, lo, end); err != nil {
 			return err
 		}
 		if ws != nil {

@@ -11,7 +11,7 @@ import (
 
 // Exhaustive interleavings of a slot's sleep and wake protocol.
 //
-// Every step of RunSlot and wakeSleeper that another slot can observe calls
+// Every step of runSlot and wakeSleeper that another slot can observe calls
 // stepHook first (step.go). Here the hook is a stepsched.Sched's, so the
 // slots of a real job run one step at a time in an order a stepsched.Search
 // chooses, and every interleaving is run. The job's run is a scripted
@@ -133,7 +133,7 @@ func runSlotsOnce(sc slotScenario, x *stepsched.Search[stepKind]) (err error) {
 		}
 	}()
 	for th := range slots {
-		if err := s.Start(th, func() { j.RunSlot(th) }); err != nil {
+		if err := s.Start(th, func() { j.runSlot(th) }); err != nil {
 			return err
 		}
 	}

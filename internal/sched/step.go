@@ -3,7 +3,7 @@ package sched
 // A stepKind names one step that other goroutines can observe, of the
 // workers' sleep protocol (an atomic operation, a critical section under
 // Idle.mu run as one step, or a channel operation), of a loop slot's sleep
-// and wake (see RunSlot and wakeSleeper) or of a loop caller's join (see
+// and wake (see runSlot and wakeSleeper) or of a loop caller's join (see
 // finish and join). Before each, the code calls step, which does nothing
 // unless a test has installed stepHook: the interleaving tests run real
 // Idles, Parkers and job slots one step at a time under a deterministic

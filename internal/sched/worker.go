@@ -73,7 +73,7 @@ func (w *Worker) HelpUntil(done func() bool, enlist func()) {
 		case t != nil:
 			w.execute(t)
 		case j != nil:
-			j.RunSlot(s)
+			j.runSlot(s)
 		default:
 			return
 		}
@@ -240,7 +240,7 @@ func (w *Worker) loop() {
 		case t != nil:
 			w.execute(t)
 		case j != nil:
-			runSlot(w.labels, j, s)
+			helpSlot(w.labels, j, s)
 		default:
 			if retired = w.pool.retire(w); retired {
 				return

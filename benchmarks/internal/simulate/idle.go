@@ -49,7 +49,7 @@ func drained(p impls.Partitioner) partition.Run {
 }
 
 // polls times idleCalls polls of an idle worker on a held run of p (see held), as pfor's
-// slots make them (sched's RunSlot): a Next that finds nothing, Idle, and a runtime.Gosched.
+// slots make them (sched's Job.runSlot): a Next that finds nothing, Idle, and a runtime.Gosched.
 func polls(p impls.Partitioner) (time.Duration, float64) {
 	run := held(p)
 	t0 := time.Now()
