@@ -1,7 +1,9 @@
 package plinq_test
 
 import (
+	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,26 +14,82 @@ import (
 )
 
 // TestEarlyExit: operators whose answer is known early stop handing out
-// chunks: over 16M elements with the answer near the start, they test only
-// a small part of them, with every partitioner.
+// chunks, and running chunks stop at their next batch: over 16M elements
+// with the answer near the start, with every partitioner, they test at most
+// far + workers*BatchLen elements, on any interleaving.
+//
+// Each element is tested at most once, so those before far count at most
+// far. A test of an element at or past far waits until an early exit has
+// stopped the loop (plinq.OnStopAll): then each of the workers finishes at
+// most the batch it is in, and starts no other. The answers of Any, Every
+// and Contains are before far, and so is every element that the
+// positional operators (First, Take, TakeWhile, ElementAt, a range loop
+// that breaks) test, over windows that double from 4096 (see window.go);
+// their answers are in the second window, which ends far before far.
+//
+// Without the stop, a worker whose range starts at or past far (Static's
+// second, a stealing run's, Guided's) waits for one in vain: after
+// stopWait it goes on, tests the rest of its range and fails the bound,
+// and the wait itself is reported. So that one does, the test of the
+// answer of Any, Every and Contains waits, for at most answerWait, until a
+// test at or past far has begun (a caller that runs alone in the late
+// state has no such worker); this wait does not change the bound.
 func TestEarlyExit(t *testing.T) {
-	const n = 1 << 24
+	const (
+		n          = 1 << 24
+		far        = 1 << 16
+		workers    = 2
+		stopWait   = 10 * time.Second
+		answer     = 1000
+		answerWait = time.Second
+	)
+	limit := int64(far + workers*plinq.BatchLen())
 	for _, p := range []partition.Partitioner{partition.Static(), partition.Dynamic(64), partition.Guided(1), partition.Stealing(), partition.Auto()} {
-		var calls atomic.Int64
-		src := plinq.Range(0, n).With(pfor.WithWorkers(2), pfor.WithPartitioner(p))
-		counted := src.Where(func(int) bool { calls.Add(1); return true })
+		var (
+			calls     atomic.Int64
+			stopped   chan struct{} // closed by the case's first early exit that stops the loop
+			waited    chan struct{} // closed stopWait after the case began
+			waitedOut atomic.Bool   // some test went on without a stop
+			reached   atomic.Bool   // some test at or past far has begun
+		)
+		test := func(i int) {
+			calls.Add(1)
+			if i < far {
+				return
+			}
+			reached.Store(true)
+			select {
+			case <-stopped:
+			case <-waited:
+				select {
+				case <-stopped:
+				default:
+					waitedOut.Store(true)
+				}
+			}
+		}
+		testAnswer := func(i int) {
+			test(i)
+			for start := time.Now(); i == answer && !reached.Load() && time.Since(start) < answerWait; {
+				runtime.Gosched()
+			}
+		}
+		src := plinq.Range(0, n).With(pfor.WithWorkers(workers), pfor.WithPartitioner(p))
+		counted := src.Where(func(i int) bool { test(i); return true })
 		tests := []struct {
 			name string
 			run  func() any
 			want any
 		}{
-			{"Any", func() any { return must(src.Any(func(i int) bool { calls.Add(1); return i == 1000 })) }, true},
-			{"Every", func() any { return must(src.Every(func(i int) bool { calls.Add(1); return i < 1000 })) }, false},
-			{"Contains", func() any { return must(plinq.Contains(counted, 1000)) }, true},
+			{"Any", func() any { return must(src.Any(func(i int) bool { testAnswer(i); return i == answer })) }, true},
+			{"Every", func() any { return must(src.Every(func(i int) bool { testAnswer(i); return i < answer })) }, false},
+			{"Contains", func() any {
+				return must(plinq.Contains(src.Where(func(i int) bool { testAnswer(i); return true }), answer))
+			}, true},
 			{"First", func() any { return must(counted.Where(func(i int) bool { return i >= 5000 }).First()) }, 5000},
 			{"Take", func() any { return len(must(counted.Take(10_000).ToSlice())) }, 10_000},
 			{"TakeWhile", func() any {
-				return len(must(src.TakeWhile(func(i int) bool { calls.Add(1); return i < 10_000 }).ToSlice()))
+				return len(must(src.TakeWhile(func(i int) bool { test(i); return i < 10_000 }).ToSlice()))
 			}, 10_000},
 			{"ElementAt", func() any { return must(counted.ElementAt(7000)) }, 7000},
 			{"All break", func() any {
@@ -43,15 +101,24 @@ func TestEarlyExit(t *testing.T) {
 		}
 		for _, tt := range tests {
 			calls.Store(0)
-			if got := tt.run(); got != tt.want {
+			waitedOut.Store(false)
+			reached.Store(false)
+			stop, wait := make(chan struct{}), make(chan struct{})
+			stopped, waited = stop, wait
+			var once sync.Once
+			restore := plinq.OnStopAll(func() { once.Do(func() { close(stop) }) })
+			timer := time.AfterFunc(stopWait, func() { close(wait) })
+			got := tt.run()
+			timer.Stop()
+			restore()
+			if got != tt.want {
 				t.Errorf("%s with %s = %v; want %v", tt.name, p.Name(), got, tt.want)
 			}
-			// Typically a few thousand: the answer is near the start. But a
-			// worker that starts far from it runs on until the answer is
-			// found, and on a loaded machine the worker that finds it may
-			// wait for a CPU for a while: so only require far less than all.
-			if c := calls.Load(); c > n/8 {
-				t.Errorf("%s with %s tested %d elements of %d; want an early exit", tt.name, p.Name(), c, n)
+			if waitedOut.Load() {
+				t.Errorf("%s with %s: tests past element %d went on after %v without an early exit", tt.name, p.Name(), far, stopWait)
+			}
+			if c := calls.Load(); c > limit {
+				t.Errorf("%s with %s tested %d elements of %d; want at most %d: an early exit", tt.name, p.Name(), c, n, limit)
 			}
 		}
 	}

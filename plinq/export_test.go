@@ -39,3 +39,15 @@ func SetGrouping(span, merge int) (restore func()) {
 	denseSpan, parallelMerge = span, merge
 	return func() { denseSpan, parallelMerge = s, m }
 }
+
+// OnStopAll makes every early exit that stops all of a loop's chunks (Any,
+// Every, Contains, FindAny) call f, on the goroutine that stopped them,
+// once no chunk can start a batch, until restore is called. Tests that call
+// it must not run in parallel with others.
+func OnStopAll(f func()) (restore func()) {
+	onStopAll = f
+	return func() { onStopAll = nil }
+}
+
+// BatchLen returns the most elements a stage hands on at a time.
+func BatchLen() int { return batchLen }

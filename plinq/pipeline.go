@@ -181,7 +181,17 @@ func (l *loop) lower(lo int) {
 }
 
 // stopAll stops every chunk of the loop.
-func (l *loop) stopAll() { l.cut.Store(-1) }
+func (l *loop) stopAll() {
+	l.cut.Store(-1)
+	if onStopAll != nil {
+		onStopAll()
+	}
+}
+
+// onStopAll, if not nil, is called by stopAll after the stop, on the
+// goroutine that stops the loop. Nil but in tests (export_test.go), which
+// order their steps after an early exit with it.
+var onStopAll func()
 
 // wasCut reports whether an early exit lowered the cut.
 func (l *loop) wasCut() bool { return l.cut.Load() != math.MaxInt64 }
