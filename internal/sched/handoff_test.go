@@ -1,10 +1,14 @@
 package sched
 
 import (
+	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stealkit/stealkit/internal/stepsched"
 )
 
 // oneEach is a run that gives slot s the range [s, s+1), once.
@@ -92,38 +96,104 @@ func TestWaiterHandsOnAnOlderJob(t *testing.T) {
 	}
 }
 
-// TestSearchYieldsUncounted: a searching pool worker that yields the
-// processor does not count as searching while it waits for it again. At
-// GOMAXPROCS 1 the worker and the test take turns on one processor, so
-// the test runs only while the worker yields (or sleeps, or has retired):
-// it must see no searcher then. Each round wakes the worker, which
-// searches for spinFor and then retires; rounds repeat until the test has
-// looked often enough, as a loaded machine may take spinFor from the
-// worker in one go.
+// TestSearchYieldsUncounted: a searching worker that yields the processor
+// (Idle.Yield) does not count as searching until it has it again, in every
+// interleaving (see interleave_test.go) of thread 0, which publishes a unit
+// of work and calls Notify, and thread 1, a worker that searches, yields
+// once if it finds nothing, looks again, and sleeps if it still finds
+// nothing. From its step stepPause until its next step, thread 1 is in
+// Yield: Counts must report no searcher then, nobody else searching. A
+// Yield that kept the worker counted would make producers count on a
+// worker that looks at nothing, and Pool.Idle report it free, for as long
+// as the goroutines ahead of it run.
 func TestSearchYieldsUncounted(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	p := NewPool(func() *Worker { return new(Worker) }, func(_ string, r any) any { return r })
-	samples, counted := 0, 0
-	for round := 0; samples < 20; round++ {
-		if round == 100 {
-			t.Fatalf("%d rounds: only %d looks at the counts while the woken worker searched; want 20", round, samples)
-		}
-		runtime.GOMAXPROCS(2) // one pool worker
-		p.Grow()
-		waitUntil(t, "the pool worker asleep", func() bool { s, z := p.IdleCounts(); return s == 0 && z == 1 })
-		runtime.GOMAXPROCS(1) // the worker retires when it next gives up its search
-		p.idle.Wake(1)
-		for p.Live() > 0 {
-			runtime.Gosched() // the worker runs until it yields
-			if searching, sleeping := p.IdleCounts(); sleeping == 0 && p.Live() > 0 {
-				samples++
-				if searching != 0 {
-					counted++
+	var search stepsched.Search[stepKind]
+	search.Reduce, search.MaxDepth, search.Dependent = true, 100, dependent
+	runs, looks := 0, 0
+	err := search.Run(func() (err error) {
+		var idle Idle
+		var work atomic.Int64
+		parker := NewParker()
+		s := stepsched.New[stepKind](2)
+		stepHook = s.Hook
+		var path strings.Builder
+		defer func() {
+			s.Close()
+			stepHook = nil
+			if err != nil {
+				err = fmt.Errorf("%v\nschedule (thread:step): %s", err, path.String())
+			}
+		}()
+		take := func() bool {
+			stepHook(stepTake)
+			for {
+				n := work.Load()
+				if n == 0 {
+					return false
+				}
+				if work.CompareAndSwap(n, n-1) {
+					return true
 				}
 			}
 		}
+		ready := func() bool {
+			stepHook(stepReady)
+			return work.Load() > 0
+		}
+		if err := s.Start(0, func() {
+			stepHook(stepPublish)
+			work.Add(1)
+			idle.Notify()
+		}); err != nil {
+			return err
+		}
+		if err := s.Start(1, func() {
+			idle.StartSearch()
+			if !take() {
+				idle.Yield()
+				for !take() {
+					idle.Sleep(parker, ready)
+				}
+			}
+			idle.StopSearch()
+		}); err != nil {
+			return err
+		}
+		enabled := func() uint8 {
+			e := s.Live()
+			if s.Next()[1] == stepWait && len(parker.wake) == 0 {
+				e &^= 1 << 1
+			}
+			return e
+		}
+		for depth := 0; enabled() != 0; depth++ {
+			n, err := search.Step(depth, enabled(), s.Next())
+			if n == nil {
+				return err // nil if pruned
+			}
+			th := n.Chosen
+			fmt.Fprintf(&path, "%d:%d ", th, n.Next[th])
+			if err := s.Grant(th); err != nil {
+				return err
+			}
+			if th == 1 && n.Next[th] == stepPause { // thread 1 is in Yield until its next step
+				looks++
+				if searching, _ := idle.Counts(); searching != 0 {
+					return fmt.Errorf("a worker in Yield, nobody else searching: Counts reports %d searching; want 0", searching)
+				}
+			}
+		}
+		if w := work.Load(); w != 0 {
+			return fmt.Errorf("%d units of work left: lost wake-up", w)
+		}
+		runs++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if counted > samples/2 {
-		t.Errorf("a searching worker that yields at GOMAXPROCS 1: counted as searching in %d of %d looks from the other goroutine; want at most half", counted, samples)
+	if looks == 0 {
+		t.Fatal("no interleaving had thread 1 yield")
 	}
+	t.Logf("%d interleavings run to the end, %d looks at the counts while thread 1 yielded", runs, looks)
 }
