@@ -45,9 +45,10 @@ func TestStealingBatchesScaleWithTheCall(t *testing.T) {
 // worker's block is 4,096 items, of which 1/workers would be 16: batches
 // are at least 1/(96*workers) of the call's items instead, 42, and a
 // worker takes its block in 98 batches and one Next that finds nothing.
+// (The clock stands still: the workers that have not started are not late.)
 func TestStealingManyWorkersCheapCall(t *testing.T) {
 	const n, workers = 1 << 20, 256
-	run := partition.Stealing().Start(0, n, workers)
+	run := stealingWith(partproto.Options{Clock: func() int64 { return 0 }}).Start(0, n, workers)
 	for w := range workers {
 		nexts := 0
 		for {
@@ -63,11 +64,12 @@ func TestStealingManyWorkersCheapCall(t *testing.T) {
 }
 
 // TestStealingLeavesUnstartedBlocks: a worker that has not called Next is
-// not stolen from: a worker that drains its block finds nothing more, and
-// the other then takes its whole block in a few batches as its owner, as
-// pfor's caller does for the slot of a helper that has not come.
+// not stolen from by a worker that has run for less than lateStart (here the
+// clock stands still): a worker that drains its block finds nothing more,
+// and the other then takes its whole block in a few batches as its owner,
+// as pfor's caller does for the slot of a helper that has not come.
 func TestStealingLeavesUnstartedBlocks(t *testing.T) {
-	run := partition.Stealing().Start(0, 1000, 2).(partproto.StealingRun)
+	run := stealingWith(partproto.Options{Clock: func() int64 { return 0 }}).Start(0, 1000, 2).(partproto.StealingRun)
 	for {
 		if _, _, ok := run.Next(1); !ok {
 			break
@@ -180,6 +182,56 @@ func TestStealingBalancesEveryShape(t *testing.T) {
 				t.Errorf("%s, %d workers: stealing makespan %d ns; want at most %d (ideal %d)", name, workers, got, limit, ideal)
 			}
 			t.Logf("%-10s %2d workers: stealing %.3f x ideal", name, workers, float64(got)/float64(ideal))
+		}
+	}
+}
+
+// TestLateBlocksAreStolen: a worker that has run for over lateStart (200
+// µs) and finds nothing to steal steals from the block of a worker that has
+// not called Next, as when the operating system keeps that worker's thread
+// off its core, whichever of the two is late; every item is handed out
+// once. A worker whose block took less (100 µs) finds nothing, as before.
+func TestLateBlocksAreStolen(t *testing.T) {
+	for _, adaptive := range []bool{false, true} {
+		for late := range 2 {
+			for _, perItem := range []int64{200, 1000} { // ns: a block of 500 items takes 100 µs or 500 µs
+				var now int64
+				run := stealingWith(partproto.Options{Adaptive: adaptive, Clock: func() int64 { return now }}).Start(0, 1000, 2).(partproto.StealingRun)
+				seen := make([]bool, 1000)
+				take := func(w int) bool {
+					lo, hi, ok := run.Next(w)
+					for i := lo; i < hi; i++ {
+						if seen[i] {
+							t.Fatalf("adaptive %v: item %d handed out twice", adaptive, i)
+						}
+						seen[i] = true
+					}
+					now += int64(hi-lo) * perItem
+					return ok
+				}
+				early := 1 - late
+				for i := 0; i < 500; i++ {
+					if !take(early) {
+						break
+					}
+				}
+				stole := run.Counts(early)
+				if perItem == 200 && stole != (partproto.Counts{}) {
+					t.Errorf("adaptive %v, worker %d late, block of 100 µs: counts %+v; want no steal and no attempt", adaptive, late, stole)
+				}
+				if perItem == 1000 && stole.Steals == 0 {
+					t.Errorf("adaptive %v, worker %d late, block of 500 µs: counts %+v; want a steal from the late block", adaptive, late, stole)
+				}
+				for live := true; live; {
+					live = take(late)
+					live = take(early) || live
+				}
+				for i, ok := range seen {
+					if !ok {
+						t.Fatalf("adaptive %v, worker %d late, %d ns an item: item %d never handed out", adaptive, late, perItem, i)
+					}
+				}
+			}
 		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 // from it; when its range is exhausted it steals the top quarter of another
 // worker's remaining items and owns the stolen chunk in turn, so that it can
 // be stolen from again. Only a worker that has called Next can be stolen
-// from: until then its block is its own.
+// from: until then its block is its own, unless a worker that has run for
+// a long while (a fraction of a millisecond) finds nothing else to steal.
 //
 // Batches scale with the call. A worker takes each range it comes to own
 // (its block, a stolen chunk, or what is left of its range after it gives
@@ -82,7 +83,9 @@ func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 //   - Under preemption: a worker descheduled mid-batch measures its items as
 //     dear; that shrinks its next batch 4x at most, the next measurement
 //     restores it, and what it held while away is given back to the others
-//     as soon as it runs again.
+//     as soon as it runs again. A worker kept from its first Next (a
+//     helper that comes late, or the caller) does not keep its block from
+//     the others past lateStart (see stealLate).
 
 // StealingOptions configure StealingWith. The zero value makes Stealing's
 // partitioner, and {Adaptive: true} Auto's.
@@ -166,6 +169,7 @@ func (p stealing) Start(lo, hi, workers int) Run {
 		a, b := block(n, w, workers)
 		me.own.Reuse(at(lo, a), at(lo, b))
 		me.workerState = workerState{rng: p.o.Seed ^ (uint64(w)+1)*0x9e3779b97f4a7c15, batch: p.o.Grain, grain: p.o.Grain}
+		me.begun.Store(false)
 		switch {
 		case r.sized:
 			// No fewer items than a piece may hold: with many workers, 1/workers
@@ -178,7 +182,8 @@ func (p stealing) Start(lo, hi, workers int) Run {
 		// w is listed at its first Next, not here: a driver that runs the
 		// slot of a worker that has not started (pfor's caller, for a helper
 		// that has not come) takes that block in a few batches as its owner,
-		// where stealing it would take a quarter at a time.
+		// where stealing it would take a quarter at a time. A worker that
+		// has run for lateStart steals from it all the same (see stealLate).
 	}
 	return r
 }
@@ -216,7 +221,8 @@ type stealRun struct {
 }
 
 type stealWorker struct {
-	own stealrange.Range // padded to its own cache lines
+	own   stealrange.Range // padded to its own cache lines
+	begun atomic.Bool      // w has called Next (see stealLate)
 	workerState
 
 	// The fields above the padding are written by w on every Next; keep
@@ -243,12 +249,20 @@ type workerState struct {
 	waiting bool    // w is counted in hungry
 	holding bool    // w is counted in holding
 	gave    bool    // w gave back part of its last range
+	timed   bool    // w has read the clock: first is set
+	first   int64   // clock at w's first reading of it (see stealLate)
+	started bool    // w has called Next: its begun is set
+	allOn   bool    // every worker had called Next when w last looked (see stealLate)
 	seen    int64   // steals at w's last take (see Hungry and measure)
 	counts  partproto.Counts
 }
 
 func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	me := r.worker(w, "Next")
+	if !me.started {
+		me.started = true
+		me.begun.Store(true)
+	}
 	// An empty range stays empty until w gives back or steals (thieves only
 	// take from it): then w measures only if its steal succeeds, so that a
 	// Next that finds nothing (the last of each worker's run, and every poll
@@ -280,7 +294,7 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 			}
 		}
 		r.list(w, false)
-		if !r.others(w) || !r.steal(w, measured) {
+		if (!r.others(w) || !r.steal(w, measured)) && !r.stealLate(w, measured) {
 			me.taken, me.pending = 0, 0 // the time until the next Next is not the items'
 			r.holds(me, false)
 			return 0, 0, false
@@ -471,6 +485,9 @@ func (r *stealRun) measure(me *stealWorker) {
 			}
 		}
 	}
+	if !me.timed {
+		me.timed, me.first = true, now
+	}
 	me.last = now
 	me.pending, me.skipped = 0, 0
 }
@@ -590,23 +607,71 @@ func (r *stealRun) steal(w int, measured bool) bool {
 				r.unlist(v)
 			}
 			if ok {
-				me.stolen = true
-				if !measured {
-					r.measure(me)
-				}
-				if r.adaptive {
-					me.batch = 1 // items from elsewhere in the loop, of unknown cost
-				} else if r.sized {
-					me.grain = r.part(hi - lo)
-					me.batch = me.grain
-				}
-				me.counts.Steals++
-				r.steals.Add(1)
+				r.stole(me, hi-lo, measured)
 				return true
 			}
 			me.counts.FailedSteals++
 		}
 	}
+	return false
+}
+
+// stole records that w's steal got n items, and measures w's last ranges
+// unless measured (see steal).
+func (r *stealRun) stole(me *stealWorker, n int, measured bool) {
+	me.stolen = true
+	if !measured {
+		r.measure(me)
+	}
+	if r.adaptive {
+		me.batch = 1 // items from elsewhere in the loop, of unknown cost
+	} else if r.sized {
+		me.grain = r.part(n)
+		me.batch = me.grain
+	}
+	me.counts.Steals++
+	r.steals.Add(1)
+}
+
+// lateStart is how long, in ns, a worker runs before it steals from blocks
+// whose workers have not started (see stealLate).
+const lateStart = 200_000
+
+// stealLate is steal from the blocks of workers that have not called Next,
+// for a worker w that has found nothing else to steal and has run for over
+// lateStart, from its first reading of the clock to its last. It tries each
+// such worker once, in order, and reports whether it got a chunk; once it
+// finds every worker started, w looks no more in this run.
+//
+// A block is left to its worker until it calls Next (see Start), so that a
+// driver that runs the slot of a helper that has not come takes it as its
+// owner: but a thread that the operating system has taken off its core for
+// milliseconds, a helper's or the caller's before its first Next, would
+// hold its whole block as long, and a helper that comes after the caller
+// took its slot over finds none to run and leaves the caller alone. A
+// caller that steals from the late block instead does not run out of work
+// and leaves the slot to its helper, which finds what is left of the block
+// when it comes. lateStart is far longer than a helper takes to start on a
+// machine that gives each thread a core, and shorter than the slice of a
+// thread's time that a busy machine takes away.
+func (r *stealRun) stealLate(w int, measured bool) bool {
+	me := &r.ws[w]
+	if me.allOn || !me.timed || me.last-me.first <= lateStart {
+		return false
+	}
+	all := true
+	for v := range r.ws {
+		if v == w || r.ws[v].begun.Load() {
+			continue
+		}
+		all = false
+		if lo, hi, ok := me.own.StealFrom(&r.ws[v].own); ok {
+			r.stole(me, hi-lo, measured)
+			return true
+		}
+		me.counts.FailedSteals++
+	}
+	me.allOn = all
 	return false
 }
 
