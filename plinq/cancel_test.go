@@ -63,7 +63,10 @@ func TestCancelStopsPromptly(t *testing.T) {
 			"Count":   func(q plinq.Query[int]) error { _, err := q.Count(); return err },
 			"Sum":     func(q plinq.Query[int]) error { _, err := plinq.Sum(q); return err },
 			"ToSlice": func(q plinq.Query[int]) error { _, err := q.ToSlice(); return err },
-			"OrderBy": func(q plinq.Query[int]) error { _, err := plinq.OrderByKey(q, func(i int) int { return -i }).First(); return err },
+			"OrderBy": func(q plinq.Query[int]) error {
+				_, err := plinq.OrderByKey(q, func(i int) int { return -i }).First()
+				return err
+			},
 		} {
 			// The kth call cancels, then notes how many calls there were
 			// once cancel has returned: the goroutine that cancels may be
