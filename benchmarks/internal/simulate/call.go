@@ -149,9 +149,10 @@ func (cal *Calibrator) CallTrials() []float64 { return slices.Clone(cal.callTria
 // the pieces dearer (see excessOver), and is 0 otherwise.
 //
 // Why apart from the call: a call's figure holds what the take's atomic operation costs the
-// body's work around it, and pfor's loop around a range; a piece pays neither, and on a
-// splitting run's many small pieces (with many workers a piece is sized down to a few items)
-// charging each a call overcharged the partitioners that split.
+// body's work around it, and pfor's loop around a range; a piece pays neither, but pays the
+// stop check and Hungry instead, so the two differ either way, and a splitting run's many
+// small pieces (with many workers a piece is sized down to a few items) each charged a call
+// would misstate the partitioners that split.
 func (cal *Calibrator) PieceTrial() float64 {
 	if cal.call == nil {
 		cal.call = newCallSample(cal.inst)
