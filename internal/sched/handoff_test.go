@@ -112,7 +112,8 @@ func TestSearchYieldsUncounted(t *testing.T) {
 	runs, looks := 0, 0
 	err := search.Run(func() (err error) {
 		var idle Idle
-		var work atomic.Int64
+		var work stepWork
+		take, ready := work.take, work.ready
 		parker := NewParker()
 		s := stepsched.New[stepKind](2)
 		stepHook = s.Hook
@@ -124,22 +125,6 @@ func TestSearchYieldsUncounted(t *testing.T) {
 				err = fmt.Errorf("%v\nschedule (thread:step): %s", err, path.String())
 			}
 		}()
-		take := func() bool {
-			stepHook(stepTake)
-			for {
-				n := work.Load()
-				if n == 0 {
-					return false
-				}
-				if work.CompareAndSwap(n, n-1) {
-					return true
-				}
-			}
-		}
-		ready := func() bool {
-			stepHook(stepReady)
-			return work.Load() > 0
-		}
 		if err := s.Start(0, func() {
 			stepHook(stepPublish)
 			work.Add(1)

@@ -121,8 +121,9 @@ func (x *idleExplorer) explore() error {
 func (x *idleExplorer) execute() (err error) {
 	sc := x.sc
 	var idle Idle
-	var work atomic.Int64
+	var work stepWork
 	var cond atomic.Bool
+	take, ready := work.take, work.ready
 	nthreads := 1 + len(sc.takes)
 	if sc.waiter {
 		nthreads = 2
@@ -146,22 +147,6 @@ func (x *idleExplorer) execute() (err error) {
 			err = fmt.Errorf("%s: %v\nschedule (thread:step): %s", sc.name, err, path.String())
 		}
 	}()
-	take := func() bool {
-		stepHook(stepTake)
-		for {
-			n := work.Load()
-			if n == 0 {
-				return false
-			}
-			if work.CompareAndSwap(n, n-1) {
-				return true
-			}
-		}
-	}
-	ready := func() bool {
-		stepHook(stepReady)
-		return work.Load() > 0
-	}
 	condSet := func() bool {
 		stepHook(stepCondLoad)
 		return cond.Load()
@@ -304,4 +289,26 @@ func TestInterleavingsNoLostWakeup(t *testing.T) {
 		})
 	}
 	t.Logf("%d interleavings in all", total)
+}
+
+// stepWork is a count of published units of work, for the step tests: take
+// claims one and ready looks for one, each after its step.
+type stepWork struct{ atomic.Int64 }
+
+func (w *stepWork) take() bool {
+	stepHook(stepTake)
+	for {
+		n := w.Load()
+		if n == 0 {
+			return false
+		}
+		if w.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
+}
+
+func (w *stepWork) ready() bool {
+	stepHook(stepReady)
+	return w.Load() > 0
 }
