@@ -44,6 +44,23 @@ func Do(fns ...func()) {
 	// are instrumented as all code is. BenchmarkForkBusy and
 	// BenchmarkRangeDo (every worker busy with loops) measure the inline
 	// path, BenchmarkDo and BenchmarkForkTop/impl=do the forking one.
+	if len(fns) == 2 && fns[0] != nil && fns[1] != nil {
+		// Do(f, g), the commonest call, in Join's shape: the two functions
+		// read once, with no loop to check them or to call them. Nested in
+		// loop bodies such calls nearly always take the inline path, where
+		// the loops were much of what Do itself costs under the race
+		// detector. The paths are those of the general case below; a nil
+		// function goes there to be named.
+		a, b := fns[0], fns[1]
+		if st := thePool.Idle(); st.Busy() || st.Vacant() && inlineUnstarted() {
+			defer rethrowDo()
+			a()
+			b()
+			return
+		}
+		forkDo(fns)
+		return
+	}
 	for i, f := range fns {
 		if f == nil {
 			panic("pfor: Do: fns[" + strconv.Itoa(i) + "] is nil")

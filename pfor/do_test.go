@@ -176,12 +176,31 @@ func TestDoNestedPanic(t *testing.T) {
 	})
 }
 
-// TestDoNilRunsNothing: a nil function is found before any function runs.
+// TestDoNilRunsNothing: a nil function is found before any function runs,
+// for two functions (Do's shortest path) as for more.
 func TestDoNilRunsNothing(t *testing.T) {
-	ran := false
-	_, other := recoverPanic(func() { pfor.Do(func() { ran = true }, func() {}, nil) })
-	if other != "pfor: Do: fns[2] is nil" || ran {
-		t.Fatalf("Do(f, g, nil): panicked with %v, f ran: %v; want \"pfor: Do: fns[2] is nil\" before f runs", other, ran)
+	for _, c := range []struct {
+		name string
+		nils []int // positions of the nil functions
+		n    int
+		want string
+	}{
+		{"Do(f, nil)", []int{1}, 2, "pfor: Do: fns[1] is nil"},
+		{"Do(nil, g)", []int{0}, 2, "pfor: Do: fns[0] is nil"},
+		{"Do(f, g, nil)", []int{2}, 3, "pfor: Do: fns[2] is nil"},
+	} {
+		ran := false
+		fns := make([]func(), c.n)
+		for i := range fns {
+			fns[i] = func() { ran = true }
+		}
+		for _, i := range c.nils {
+			fns[i] = nil
+		}
+		_, other := recoverPanic(func() { pfor.Do(fns...) })
+		if other != c.want || ran {
+			t.Errorf("%s: panicked with %v, a function ran: %v; want %q before any runs", c.name, other, ran, c.want)
+		}
 	}
 }
 
