@@ -75,10 +75,10 @@ func BenchmarkStart(b *testing.B) {
 // costs, so that their batches are those of such a call and the
 // instructions per op are the same run after run: run it under valgrind
 // --tool=callgrind to compare them. nexts/op and pieces/op count the calls
-// of Next and of the body.
+// of Next and of the body, clocks/op the readings of the clock.
 func BenchmarkShortCall(b *testing.B) {
-	var now int64
-	clock := func() int64 { return now }
+	var now, clocks int64
+	clock := func() int64 { clocks++; return now }
 	for _, tc := range []struct {
 		name string
 		p    partition.Partitioner
@@ -90,6 +90,7 @@ func BenchmarkShortCall(b *testing.B) {
 		b.Run("partitioner="+tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			nexts, pieces := 0, 0
+			clocks = 0
 			for b.Loop() {
 				run := tc.p.Start(0, 1000, 2)
 				split, _ := run.(partproto.SplittingRun)
@@ -119,6 +120,7 @@ func BenchmarkShortCall(b *testing.B) {
 			}
 			b.ReportMetric(float64(nexts)/float64(b.N), "nexts/op")
 			b.ReportMetric(float64(pieces)/float64(b.N), "pieces/op")
+			b.ReportMetric(float64(clocks)/float64(b.N), "clocks/op")
 		})
 	}
 }
