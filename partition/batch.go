@@ -73,7 +73,7 @@ func (r *stealRun) measure(me *stealWorker) {
 // rest, however far that extrapolates: the growth bound would cut it into
 // a batch and a last one, a take and a clock reading more, where a worker's
 // share is a few microseconds (a short loop's, 1,000 items of about 13 ns
-// on 2 workers: 15 items, then 485, rather than 15, 120 and 365). What the
+// on 2 workers: 14 items, then 486, rather than 14, 112 and 374). What the
 // rest hides is bounded by its pieces and the give-back, as for any batch.
 //
 // A batch is not bounded by what its worker's range has left: the batch

@@ -260,14 +260,14 @@ func TestAutoAdaptsBatches(t *testing.T) {
 // TestAutoTakesAShortRestAtOnce: a worker whose first batch measures the
 // rest of its block at a target batch's time or less takes the rest in its
 // next batch, however much more than 8x the first that is: on 2 workers'
-// blocks of 500 items at 10 ns, 15 items, then 485. At 100 ns an item the
-// rest would take longer, and the batches are the target's 100 items until
-// the rest is fewer.
+// blocks of 500 items at 10 ns, 14 items (500/32, in whole pieces of
+// 1/2), then 486. At 100 ns an item the rest would take longer, and the
+// batches are the target's 100 items until the rest is fewer.
 func TestAutoTakesAShortRestAtOnce(t *testing.T) {
 	for _, tc := range []struct {
 		nsPerItem int64
 		want      []int
-	}{{10, []int{15, 485}}, {100, []int{15, 100, 100, 100, 100, 85}}} {
+	}{{10, []int{14, 486}}, {100, []int{14, 100, 100, 100, 100, 86}}} {
 		var now int64
 		run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1000, 2)
 		var got []int

@@ -52,8 +52,8 @@ func Stealing() Partitioner {
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 
 // Auto's tuning. A worker's first batch is clamp(block/32, 1, 32) items,
-// processed in pieces of 1/min(workers, 16) of it (rounded down, one item
-// at least); after each batch it sizes the next to take about targetBatch
+// rounded down to a multiple of min(workers, 16) if it is more, processed
+// in pieces of 1/min(workers, 16) of it (one item at least); after each batch it sizes the next to take about targetBatch
 // at the cost per item it measured, but never more than maxGrowth times
 // the previous batch and never less than a quarter of it, or takes the rest
 // of its range if that would take targetBatch or less, and processes it
@@ -177,6 +177,12 @@ func (p stealing) Start(lo, hi, workers int) Run {
 			me.batch = min(me.grain, maxFirstBatch)
 		case r.adaptive:
 			me.batch = int(min(max((b-a)/32, 1), maxFirstBatch))
+			if k := min(workers, maxPieces); me.batch > k {
+				// Whole pieces (see pieceSize): 15 items on 2 workers would
+				// be pieces of 7, 7 and 1, a call of the body and a look
+				// at the others for one item.
+				me.batch -= me.batch % k
+			}
 		}
 		// w is listed at its first Next, not here: a driver that runs the
 		// slot of a worker that has not started (pfor's caller, for a helper
