@@ -90,8 +90,7 @@ type Job struct {
 	Label  string                       // trace region name, "" for "pfor"
 	Labels pprof.LabelSet               // loop=name, added to a helper's own labels while it runs a slot
 
-	woke    bool   // the post woke sleeping workers for the job; written by the caller only
-	started uint32 // monotime.Now at Start, its low 32 bits (calls under 4 s apart compare right); the caller's only
+	woke bool // the post woke sleeping workers for the job; written by the caller only
 }
 
 // A Body is a loop call's function: Call runs it over [lo, hi) as worker
@@ -138,7 +137,6 @@ func (j *Job) SetContext(ctx context.Context) { j.ctx, j.halt = ctx, ctx.Done() 
 // Start sets the job's run and publishes the call to claimers: slot 0 is
 // the caller's. Every other field must be set before.
 func (j *Job) Start(run partition.Run) {
-	j.started = uint32(monotime.Now()) // before the claims: a helper's claim does not wait for the clock
 	j.Run = run
 	j.split, _ = run.(partproto.SplittingRun)
 	j.claims.Store(uint64(j.Slots)<<32 | 1) // publishes the call: slot 0 is the caller's
@@ -277,8 +275,8 @@ func (j *Job) stoppedSlow() bool {
 // Drive runs the caller's part of the job: slot 0, then every slot no
 // helper has claimed; then it frees j's entry e of p's posting table (from
 // Post), waits for the helpers' slots to finish, and, if the caller ran a
-// slot of a helper's and the call took over yieldAfter, yields the
-// processor once. It reports whether the helpers were late: the caller had
+// slot of a helper's and the call took over yieldAfter from the caller's
+// claim of that slot to the end of the join, yields the processor once. It reports whether the helpers were late: the caller had
 // to block for them, or ran a slot itself although its post woke no
 // worker, so that workers were searching (or busy) but did not run it; and
 // whether it cannot tell: it ran the slot of a helper its post woke, which
@@ -301,18 +299,23 @@ func (j *Job) Drive(p *Pool, e int) (late, unknown bool) {
 	}()
 	late = j.runSlot(0)
 	ranOther := false
+	var since int64 // the clock when the caller claimed the first slot not its own
 	for {
 		s, ok := j.claim()
 		if !ok {
 			break
 		}
-		ranOther = true
+		if !ranOther {
+			// Only now: a call whose helpers claim their slots reads no
+			// clock here.
+			ranOther, since = true, monotime.Now()
+		}
 		late = j.runSlot(s) || !j.woke || late
 	}
 	p.loops.Remove(e)
 	unposted = true
 	blocked := j.join()
-	if ranOther && uint32(monotime.Now())-j.started > yieldAfter {
+	if ranOther && monotime.Now()-since > yieldAfter {
 		// A helper that should have claimed a slot may be runnable but
 		// not running: the Go scheduler queues a goroutine that this one
 		// wakes on this one's processor, where it waits until this
@@ -321,19 +324,20 @@ func (j *Job) Drive(p *Pool, e int) (late, unknown bool) {
 		// that runs every slot itself never lets it run, call after call,
 		// while the other processors idle. Yield once, so that it runs and
 		// the scheduler spreads the goroutines out again before the next
-		// call; but not after a call shorter than a running helper takes to
-		// claim a slot, which the caller finished sooner alone.
+		// call; but not where the helpers' slots took the caller less than
+		// a running helper takes to claim a slot, which the caller
+		// finished sooner alone.
 		runtime.Gosched()
 	}
 	late = blocked || late
 	return late, !late && ranOther
 }
 
-// yieldAfter is how long a call whose caller ran a helper's slot must
-// have taken for Drive to yield: well above the time a searching helper on
+// yieldAfter is how long a caller's run of helpers' slots, and the join
+// after it, must have taken for Drive to yield: well above the time a searching helper on
 // a processor of its own takes to claim a slot (a handshake between cores
 // and a look at the posting table).
-const yieldAfter = uint32(time.Microsecond)
+const yieldAfter = int64(time.Microsecond)
 
 // Outcome releases the finished job's run and returns what the call
 // returns: the first panic (as wrap made it), else the first error a body
