@@ -52,21 +52,21 @@ func Stealing() Partitioner {
 func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 
 // Auto's tuning. A worker's first batch is clamp(block/32, 1, 32) items,
-// rounded down to a multiple of min(workers, 16) if it is more, processed
-// in pieces of 1/min(workers, 16) of it (one item at least); after each batch it sizes the next to take about targetBatch
-// at the cost per item it measured, but never more than maxGrowth times
-// the previous batch and never less than a quarter of it, or takes the rest
-// of its range if that would take twice targetBatch or less, and processes it
-// in pieces of about maxPieceTime, or of 1/pieceShare of its share of the
-// items if that is fewer; after a give-back or a steal it starts again
-// from one item, and after a batch during which there were workers/4 steals
-// or more (with four workers or more) its next takes maxPieceTime at most.
-// Workers that find nothing to steal keep polling while any worker holds
-// more of its range than the piece in progress, and a worker
-// that has held its range for over minHold while others wait or steal from
-// its range gives the rest back to them, if the rest would take over
-// minHold at the rate its range has run at, where the run's driver
-// processes ranges in pieces.
+// rounded down to a multiple of min(workers, 16) if it is more, processed in
+// pieces of 1/min(workers, 16) of it (one item at least); after each batch it
+// sizes the next to take about targetBatch at the cost per item it measured,
+// but never more than maxGrowth times the previous batch and never less than a
+// quarter of it, or takes the rest of its range if that would take twice
+// targetBatch or less, and processes it in pieces of about maxPieceTime, or of
+// 1/pieceShare of its share of the items if that is fewer; after a give-back
+// or a steal it starts again from one item, and after a batch during which
+// there were workers/4 steals or more (with four workers or more) its next
+// takes maxPieceTime at most. Workers that find nothing to steal keep polling
+// while any worker holds more of its range than the piece in progress, and a
+// worker that has held its range for over minHold while others wait or steal
+// from its range gives the rest back to them, if the rest would take over
+// minHold at the rate its range has run at, where the run's driver processes
+// ranges in pieces.
 //
 // Why that holds when a measurement is wrong:
 //   - At scale: a piece is sized in time, so its call stays a small part of

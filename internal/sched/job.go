@@ -272,15 +272,16 @@ func (j *Job) stoppedSlow() bool {
 	return false
 }
 
-// Drive runs the caller's part of the job: slot 0, then every slot no
-// helper has claimed; then it frees j's entry e of p's posting table (from
-// Post), waits for the helpers' slots to finish, and, if the caller ran a
-// slot of a helper's and the call took over yieldAfter from the caller's
-// claim of that slot to the end of the join, yields the processor once. It reports whether the helpers were late: the caller had
-// to block for them, or ran a slot itself although its post woke no
-// worker, so that workers were searching (or busy) but did not run it; and
-// whether it cannot tell: it ran the slot of a helper its post woke, which
-// a thread off its core and one slow to wake explain alike.
+// Drive runs the caller's part of the job: slot 0, then every slot no helper
+// has claimed; then it frees j's entry e of p's posting table (from Post),
+// waits for the helpers' slots to finish, and, if the caller ran a slot of a
+// helper's and the call took over yieldAfter from the caller's claim of that
+// slot to the end of the join, yields the processor once. It reports whether
+// the helpers were late: the caller had to block for them, or ran a slot
+// itself although its post woke no worker, so that workers were searching (or
+// busy) but did not run it; and whether it cannot tell: it ran the slot of a
+// helper its post woke, which a thread off its core and one slow to wake
+// explain alike.
 func (j *Job) Drive(p *Pool, e int) (late, unknown bool) {
 	unposted := false
 	defer func() {
@@ -333,10 +334,10 @@ func (j *Job) Drive(p *Pool, e int) (late, unknown bool) {
 	return late, !late && ranOther
 }
 
-// yieldAfter is how long a caller's run of helpers' slots, and the join
-// after it, must have taken for Drive to yield: well above the time a searching helper on
-// a processor of its own takes to claim a slot (a handshake between cores
-// and a look at the posting table).
+// yieldAfter is how long a caller's run of helpers' slots, and the join after
+// it, must have taken for Drive to yield: well above the time a searching
+// helper on a processor of its own takes to claim a slot (a handshake between
+// cores and a look at the posting table).
 const yieldAfter = int64(time.Microsecond)
 
 // Outcome releases the finished job's run and returns what the call
