@@ -108,10 +108,14 @@ func (j *Job) slotLoop(s int, asleep *bool) (slept bool) {
 		}
 		polls = 0
 		var err error
-		if direct {
+		switch {
+		case direct:
 			err = j.body.Call(s, lo, hi)
-		} else {
-			err = j.process(s, lo, hi, split, ws)
+		case ws == nil:
+			err = j.process(s, lo, hi, split, nil)
+			j.wakeSleeper()
+		default:
+			err = j.processCounted(s, lo, hi, split, ws)
 			j.wakeSleeper()
 		}
 		if err != nil {
@@ -152,38 +156,48 @@ func (j *Job) sleep() {
 // process runs the body over [lo, hi), in pieces if the run can split
 // (split.Piece items each): between pieces the worker checks whether the job
 // has stopped and whether another worker is hungry and, if so, gives back
-// the pieces it has not started.
+// the pieces it has not started. If ws is not nil, it adds to ws.Items the
+// items of the pieces the body has returned from (all of them, if the range
+// is one piece); processCounted counts the chunk.
 func (j *Job) process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats) error {
-	var t0 time.Time
-	items := 0 // counted in ws: the items of the pieces the body has returned from
-	if ws != nil {
-		t0 = time.Now()
-		defer func() { ws.Chunk(t0, items) }()
-	}
 	if split == nil || hi-lo < 2 {
 		if ws != nil {
-			items = hi - lo
+			ws.Items += int64(hi - lo)
 		}
 		return j.body.Call(s, lo, hi)
 	}
+	// No defer here, and no check between pieces of how much of the range
+	// is left but the loop's own: the path a worker takes from one piece to
+	// the next of a range that no one else wants.
 	step := max(1, split.Piece(s))
-	for lo < hi {
-		end := lo + min(step, hi-lo)
+	for hi-lo > step { // a piece with more after it
+		end := lo + step
 		if err := j.body.Call(s, lo, end); err != nil {
 			return err
 		}
 		if ws != nil {
-			items += end - lo
+			ws.Items += int64(step)
 		}
 		lo = end
-		if lo < hi && j.stop.Load() { // an error, panic or cancellation elsewhere
+		if j.stop.Load() { // an error, panic or cancellation elsewhere
 			j.cut.Store(true)
 			return nil
 		}
-		if lo < hi && split.Hungry(s, lo) {
+		if split.Hungry(s, lo) {
 			split.GiveBack(s, lo)
 			return nil
 		}
 	}
-	return nil
+	err := j.body.Call(s, lo, hi) // the last piece
+	if err == nil && ws != nil {
+		ws.Items += int64(hi - lo)
+	}
+	return err
+}
+
+// processCounted is process for a slot with statistics: it also counts the
+// range in ws as one chunk, with its time, when process returns or panics.
+func (j *Job) processCounted(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats) error {
+	defer ws.Chunk(time.Now(), 0) // process counts the items
+	return j.process(s, lo, hi, split, ws)
 }
