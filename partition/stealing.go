@@ -346,12 +346,15 @@ func (r *stealRun) Hungry(w, next int) bool {
 		r.holds(me, false) // the last piece: nothing to give back
 	}
 	if r.hungry.Load() == 0 { // no one waits
-		if me.left == 0 {
-			if r.steals.Load() == me.seen {
-				return false // no one stole from anyone, and w's range is empty
-			}
-		} else if me.own.Remaining() >= me.left {
-			return false // no one stole from w
+		// Every steal counts in steals once it has taken its chunk, so
+		// steals unchanged since w's Next means that no one has stolen
+		// from any range since, w's included: one load where w's range
+		// takes two and a compare with its end.
+		if r.steals.Load() == me.seen {
+			return false
+		}
+		if me.left > 0 && me.own.Remaining() >= me.left {
+			return false // others stole, but not from w
 		}
 	}
 	return r.giveBack(me, next)
