@@ -4,7 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stealkit/stealkit/internal/partproto"
@@ -368,4 +370,108 @@ func TestThiefFindsTheOnlyHolder(t *testing.T) {
 			t.Errorf("%s: thief 150 counts %+v with nothing left; want no attempt", p.Name(), c)
 		}
 	}
+}
+
+// TestQuietSkipsOnlyIdleHungry: where Quiet's word still holds its value,
+// Hungry away from a range's last piece reports false and changes nothing.
+// One goroutine drives two runs of each trial through the same random
+// interleaving of their workers, on virtual clocks, over items whose last
+// tenth is a hundred times dearer, so that workers wait, steal and give
+// back: one driver calls Hungry after every piece, the other skips the
+// calls Quiet allows, as pfor does. Every call made where Quiet allowed a
+// skip must report false, and the two runs must hand out the same ranges,
+// give back at the same points and idle alike.
+func TestQuietSkipsOnlyIdleHungry(t *testing.T) {
+	var quiet, stolen, gaveBack int
+	for trial := range 48 {
+		workers := []int{2, 3, 8, 64}[trial%4]
+		n := []int{100, 1000, 5000}[trial%3]
+		adaptive := trial%2 == 0
+		var logs [2][]int
+		for skip := range 2 {
+			var now int64
+			p := stealingWith(partproto.Options{Adaptive: adaptive, Clock: func() int64 { return now }})
+			run := p.Start(0, n, workers).(partproto.SplittingRun)
+			type state struct {
+				next, hi, step int
+				word           *atomic.Uint64
+				calm           uint64
+				holds, done    bool
+			}
+			ws := make([]state, workers)
+			active := workers
+			rng := rand.New(rand.NewPCG(uint64(trial), 0))
+			log := func(v ...int) { logs[skip] = append(logs[skip], v...) }
+			for steps := 0; active > 0; steps++ {
+				if steps > 1_000_000 {
+					t.Fatalf("trial %d: no end after %d steps", trial, steps)
+				}
+				w := rng.IntN(workers)
+				me := &ws[w]
+				if me.done {
+					continue
+				}
+				if !me.holds {
+					now += 40
+					lo, hi, ok := run.Next(w)
+					if !ok {
+						idle := run.Idle(w)
+						log(w, -1, b2i(idle))
+						if !idle {
+							me.done = true
+							active--
+						}
+						continue
+					}
+					log(w, lo, hi)
+					me.next, me.hi, me.step, me.holds = lo, hi, max(1, run.Piece(w)), true
+					me.word, me.calm = run.Quiet(w)
+					continue
+				}
+				end := me.next + min(me.step, me.hi-me.next)
+				for i := me.next; i < end; i++ {
+					now += 10
+					if i >= n-n/10 {
+						now += 990
+					}
+				}
+				if me.next = end; me.next == me.hi {
+					me.holds = false
+					continue
+				}
+				calm := me.word != nil && me.word.Load() == me.calm && me.hi-me.next > me.step
+				if calm {
+					if skip == 1 {
+						continue
+					}
+					quiet++
+				}
+				if run.Hungry(w, me.next) {
+					if calm {
+						t.Fatalf("trial %d (%d workers, %d items, adaptive %t): Hungry(%d, %d) = true where Quiet's word holds its value", trial, workers, n, adaptive, w, me.next)
+					}
+					run.GiveBack(w, me.next)
+					log(w, -2, me.next)
+					me.holds = false
+					gaveBack++
+				}
+			}
+			for w := range workers {
+				stolen += int(run.Counts(w).Steals)
+			}
+		}
+		if !slices.Equal(logs[0], logs[1]) {
+			t.Errorf("trial %d (%d workers, %d items, adaptive %t): a driver that skips the calls of Hungry that Quiet allows diverges from one that makes them all", trial, workers, n, adaptive)
+		}
+	}
+	if quiet == 0 || stolen == 0 || gaveBack == 0 {
+		t.Errorf("%d calls of Hungry where Quiet allowed a skip, %d steals, %d give-backs; want some of each", quiet, stolen, gaveBack)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -63,6 +63,7 @@ func (r *stealRun) stole(me *stealWorker, n int, measured bool) {
 	}
 	me.counts.Steals++
 	r.steals.Add(1)
+	r.events.Add(1) // after steals (see Quiet)
 }
 
 // lateStart is how long, in ns, a worker runs before it steals from blocks

@@ -210,9 +210,10 @@ type stealRun struct {
 	// Counted by every worker, read at every piece (hungry) and poll
 	// (holding): off the read-only fields' line.
 	_       [64]byte
-	hungry  atomic.Int32 // workers waiting in Idle for others to give back work
-	holding atomic.Int32 // workers holding pieces they may give back (see holds)
-	steals  atomic.Int64 // successful steals in the run (see Hungry)
+	hungry  atomic.Int32  // workers waiting in Idle for others to give back work
+	holding atomic.Int32  // workers holding pieces they may give back (see holds)
+	steals  atomic.Int64  // successful steals in the run (see Hungry)
+	events  atomic.Uint64 // steals and starts of a wait in Idle, each added after steals or hungry (see Quiet)
 
 	// listed has bit w%64 of word w/64 set for the workers worth a steal
 	// attempt. Worker w sets its bit when its range gains items (a
@@ -260,6 +261,8 @@ type workerState struct {
 	started bool    // w has called Next: its begun is set
 	allOn   bool    // every worker had called Next when w last looked (see stealLate)
 	seen    int64   // steals at w's last take (see Hungry and measure)
+	calm    uint64  // events at w's last take, read before seen (see Quiet)
+	quiet   bool    // no worker waited at w's last take: Quiet may return calm
 	counts  partproto.Counts
 }
 
@@ -295,6 +298,11 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 				}
 				r.holds(me, hi-lo > me.piece)
 				r.list(w, me.left > 0)
+				// events before hungry and steals, which are added to
+				// before it: while events holds calm, no worker has
+				// started to wait and none has stolen since (see Quiet).
+				me.calm = r.events.Load()
+				me.quiet = r.hungry.Load() == 0
 				me.seen = r.steals.Load()
 				return lo, hi, true
 			}
@@ -443,6 +451,7 @@ func (r *stealRun) Idle(w int) bool {
 		if !me.waiting {
 			me.waiting = true
 			r.hungry.Add(1)
+			r.events.Add(1) // after hungry (see Quiet)
 		}
 		return true
 	}
@@ -454,6 +463,21 @@ func (r *stealRun) Idle(w int) bool {
 }
 
 func (r *stealRun) Piece(w int) int { return r.worker(w, "Piece").piece }
+
+// Quiet returns the run's events and their count at w's last take, unless
+// a worker waited then. While events holds that count, no worker has
+// started to wait since and none has stolen (their adds to events follow
+// those to hungry and steals, and w read events first), so Hungry, away
+// from the range's last piece, finds hungry at 0 and steals at w's seen
+// and reports false. A wait or a steal whose add to events has not come
+// yet goes unseen for as long as a Hungry called just before it would.
+func (r *stealRun) Quiet(w int) (*atomic.Uint64, uint64) {
+	me := r.worker(w, "Quiet")
+	if !me.quiet {
+		return nil, 0
+	}
+	return &r.events, me.calm
+}
 
 // part returns the batch of a sized run for a range of n items that a
 // worker comes to own: 1/workers of it.

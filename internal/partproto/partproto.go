@@ -9,6 +9,8 @@
 // running, from the goroutine that drives w.
 package partproto
 
+import "sync/atomic"
+
 // Counts are a worker's stealing statistics in one run.
 type Counts struct {
 	Steals       int64 // successful steals
@@ -45,6 +47,14 @@ type SplittingRun interface {
 	// < hi): some worker is waiting for work or has stolen from w's range,
 	// and w has held its range for long.
 	Hungry(w, next int) bool
+	// Quiet lets w's driver skip the calls of Hungry that would report
+	// false and change nothing, most of them where no worker waits and
+	// none steals. It returns a word of the run and the value it held
+	// when Next(w) last returned a range: while the word still holds at,
+	// Hungry(w, next) with next more than Piece(w) items below the range's
+	// end reports false and changes nothing. A nil word means none may be
+	// skipped. O(1), no writes.
+	Quiet(w int) (word *atomic.Uint64, at uint64)
 	// GiveBack hands back [from, hi) of the range [lo, hi) that Next(w)
 	// returned last, none of which w has processed (lo <= from <= hi).
 	GiveBack(w, from int)

@@ -3,6 +3,7 @@ package sched
 import (
 	"runtime"
 	"runtime/trace"
+	"sync/atomic"
 	"time"
 
 	"github.com/stealkit/stealkit/internal/partproto"
@@ -155,8 +156,9 @@ func (j *Job) sleep() {
 
 // process runs the body over [lo, hi), in pieces if the run can split
 // (split.Piece items each): between pieces the worker checks whether the job
-// has stopped and whether another worker is hungry and, if so, gives back
-// the pieces it has not started. If ws is not nil, it adds to ws.Items the
+// has stopped and, where the run's Quiet word has moved since the range's
+// Next and before the last piece, whether another worker is hungry and, if
+// so, gives back the pieces it has not started. If ws is not nil, it adds to ws.Items the
 // items of the pieces the body has returned from (all of them, if the range
 // is one piece); processCounted counts the chunk.
 func (j *Job) process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats) error {
@@ -168,20 +170,35 @@ func (j *Job) process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats
 	}
 	// No defer here, and no check between pieces of how much of the range
 	// is left but the loop's own: the path a worker takes from one piece to
-	// the next of a range that no one else wants.
+	// the next of a range that no one else wants, where the run's word
+	// stands still and Hungry is not called.
 	step := max(1, split.Piece(s))
-	for hi-lo > step { // a piece with more after it
-		end := lo + step
-		if err := j.body.Call(s, lo, end); err != nil {
-			return err
+	if hi-lo > step {
+		word, calm := split.Quiet(s)
+		var loud atomic.Uint64 // holds 0: a word that never holds calm
+		if word == nil {
+			word, calm = &loud, 1 // Hungry after every piece
 		}
-		if ws != nil {
-			ws.Items += int64(step)
-		}
-		lo = end
-		if j.stop.Load() { // an error, panic or cancellation elsewhere
-			j.cut.Store(true)
-			return nil
+		for {
+			end := lo + step
+			if err := j.body.Call(s, lo, end); err != nil {
+				return err
+			}
+			if ws != nil {
+				ws.Items += int64(step)
+			}
+			lo = end
+			if j.stop.Load() { // an error, panic or cancellation elsewhere
+				j.cut.Store(true)
+				return nil
+			}
+			if hi-lo <= step {
+				break // the next piece is the last: Hungry is called
+			}
+			if word.Load() != calm && split.Hungry(s, lo) {
+				split.GiveBack(s, lo)
+				return nil
+			}
 		}
 		if split.Hungry(s, lo) {
 			split.GiveBack(s, lo)

@@ -3,6 +3,7 @@ package sched
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stealkit/stealkit/internal/partproto"
@@ -43,12 +44,13 @@ func (r *scriptedRun) Next(w int) (lo, hi int, ok bool) {
 	return r.taken - 1, r.taken, true
 }
 
-func (r *scriptedRun) Idle(w int) bool             { return r.holding }
-func (r *scriptedRun) Counts(int) partproto.Counts { return partproto.Counts{} }
-func (r *scriptedRun) Stolen(int) bool             { return false }
-func (r *scriptedRun) Piece(int) int               { return 1 }
-func (r *scriptedRun) Hungry(int, int) bool        { return false }
-func (r *scriptedRun) GiveBack(int, int)           {}
+func (r *scriptedRun) Idle(w int) bool                    { return r.holding }
+func (r *scriptedRun) Counts(int) partproto.Counts        { return partproto.Counts{} }
+func (r *scriptedRun) Stolen(int) bool                    { return false }
+func (r *scriptedRun) Piece(int) int                      { return 1 }
+func (r *scriptedRun) Hungry(int, int) bool               { return false }
+func (r *scriptedRun) GiveBack(int, int)                  {}
+func (r *scriptedRun) Quiet(int) (*atomic.Uint64, uint64) { return nil, 0 }
 
 // bodyFunc is a Body from a function.
 type bodyFunc func(slot, lo, hi int) error

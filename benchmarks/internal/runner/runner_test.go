@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -317,6 +318,8 @@ func (r *handOverRun) Idle(w int) bool {
 	// given back and left between worker 0's Next and this call.
 	return w == 0 && (r.hasBack || !r.gotBack && !r.done1)
 }
+
+func (r *handOverRun) Quiet(int) (*atomic.Uint64, uint64) { return nil, 0 }
 
 func (r *handOverRun) Hungry(w, _ int) bool {
 	if w == 0 {

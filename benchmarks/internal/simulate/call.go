@@ -204,12 +204,13 @@ func (r *pieceRun) Next(w int) (lo, hi int, ok bool) {
 	return r.inner.Next(0)
 }
 
-func (r *pieceRun) Hungry(w, next int) bool   { return r.inner.Hungry(w, next) }
-func (r *pieceRun) GiveBack(w, from int)      { r.inner.GiveBack(w, from) }
-func (*pieceRun) Counts(int) partproto.Counts { return partproto.Counts{} }
-func (*pieceRun) Stolen(int) bool             { return false }
-func (r *pieceRun) Piece(int) int             { return r.piece }
-func (*pieceRun) Idle(int) bool               { return false }
+func (r *pieceRun) Hungry(w, next int) bool              { return r.inner.Hungry(w, next) }
+func (r *pieceRun) GiveBack(w, from int)                 { r.inner.GiveBack(w, from) }
+func (r *pieceRun) Quiet(w int) (*atomic.Uint64, uint64) { return r.inner.Quiet(w) }
+func (*pieceRun) Counts(int) partproto.Counts            { return partproto.Counts{} }
+func (*pieceRun) Stolen(int) bool                        { return false }
+func (r *pieceRun) Piece(int) int                        { return r.piece }
+func (*pieceRun) Idle(int) bool                          { return false }
 
 // callerOnly is the partitioner of the call trials' passes: its runs hand worker 0 the range
 // in ranges of grain items, each taken by an atomic add, and the other workers nothing.

@@ -1,6 +1,7 @@
 package simulate_test
 
 import (
+	"sync/atomic"
 	"testing"
 
 	"github.com/stealkit/stealkit/benchmarks/internal/impls"
@@ -88,8 +89,9 @@ func (r *scriptedRun) Idle(w int) bool {
 	return true
 }
 
-func (r *scriptedRun) Piece(int) int             { return r.hi - r.lo }
-func (*scriptedRun) Hungry(int, int) bool        { return false }
-func (*scriptedRun) GiveBack(int, int)           {}
-func (*scriptedRun) Counts(int) partproto.Counts { return partproto.Counts{} }
-func (*scriptedRun) Stolen(int) bool             { return false }
+func (r *scriptedRun) Piece(int) int                    { return r.hi - r.lo }
+func (*scriptedRun) Hungry(int, int) bool               { return false }
+func (*scriptedRun) GiveBack(int, int)                  {}
+func (*scriptedRun) Quiet(int) (*atomic.Uint64, uint64) { return nil, 0 }
+func (*scriptedRun) Counts(int) partproto.Counts        { return partproto.Counts{} }
+func (*scriptedRun) Stolen(int) bool                    { return false }
