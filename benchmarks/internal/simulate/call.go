@@ -140,7 +140,8 @@ func (cal *Calibrator) CallTrials() []float64 { return slices.Clone(cal.callTria
 // PieceTrial makes one trial of what a piece costs beyond its items, and returns it in
 // nanoseconds; the workload's Machine.PieceNs is the median of the trials (see PieceNs). A
 // piece is what pfor's worker does between two pieces of one range of a splitting run: the
-// call of the body, the check for a stop and the run's Hungry, with no take between them.
+// call of the body, the check for a stop and a look at the run's Quiet word (Hungry where the
+// word has moved, and before the last piece), with no take between them.
 // It is measured as CallTrial measures a call, on the same sample: one goroutine runs the
 // items through real 2-worker pfor.Chunks calls whose run hands the caller's slot the whole
 // sample as one range (see callerPieces), processed once in pieces of one item and once as
@@ -150,9 +151,9 @@ func (cal *Calibrator) CallTrials() []float64 { return slices.Clone(cal.callTria
 //
 // Why apart from the call: a call's figure holds what the take's atomic operation costs the
 // body's work around it, and pfor's loop around a range; a piece pays neither, but pays the
-// stop check and Hungry instead, so the two differ either way, and a splitting run's many
-// small pieces (with many workers a piece is sized down to a few items) each charged a call
-// would misstate the partitioners that split.
+// stop check and the look at Quiet's word instead, so the two differ either way, and a
+// splitting run's many small pieces (with many workers a piece is sized down to a few items)
+// each charged a call would misstate the partitioners that split.
 func (cal *Calibrator) PieceTrial() float64 {
 	if cal.call == nil {
 		cal.call = newCallSample(cal.inst)
@@ -183,9 +184,10 @@ func (callerPieces) Name() string { return "callerpieces" }
 
 func (p callerPieces) Start(lo, hi, workers int) partition.Run {
 	// A 1-worker stealing run whose grain is the whole range: its first Next takes it all,
-	// and its Hungry is the stealing partitioners' own, on the path it takes between two
-	// pieces when no worker waits and none has stolen, behind one forwarding call that pfor's
-	// pieces do not make.
+	// and its Quiet and Hungry are the stealing partitioners' own: no worker waits and none
+	// steals, so pfor's pieces look at Quiet's word and call Hungry (behind a forwarding call
+	// that pfor's pieces do not make) only before the last piece, as on a range that no one
+	// else wants.
 	inner := partproto.Stealing(partproto.Options{Grain: max(1, hi-lo)}).(partition.Partitioner)
 	return &pieceRun{inner: inner.Start(lo, hi, 1).(partproto.SplittingRun), piece: p.piece}
 }

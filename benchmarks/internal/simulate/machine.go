@@ -90,9 +90,10 @@ func (m Machine) Model(p string, workers int, unitNs float64) Model {
 
 // piecePerCall is what a piece costs in calls, for a calibration recorded before pieces were
 // measured: 1, the charge the model made before. Counted in instructions (pfor's 2-worker
-// calls over a sample of one-item ranges or pieces, under valgrind's callgrind), a piece runs
-// more of them than a call, its take aside: pfor's loop around a piece and the stealing
-// partitioners' Hungry against pfor's loop around a range. What a call costs beyond those
+// calls over a sample of one-item ranges or pieces, under valgrind's callgrind), a piece ran
+// more of them than a call in the code of those calibrations, its take aside: pfor's loop
+// around a piece and the stealing partitioners' Hungry, which every piece called then,
+// against pfor's loop around a range. What a call costs beyond those
 // instructions (what the take's atomic operation costs the body's work around it, the call of
 // the body, which a piece makes alike) no instruction count shows, so none of it is taken
 // off; a calibration with piece trials has the time of each.

@@ -70,8 +70,8 @@ type Model struct {
 	// Calibrator.CallTrial).
 	CallNs float64
 	// PieceNs is charged for each piece after the first of a range that the worker processes
-	// in pieces: the call of the body over it, with pfor's check for a stop and the run's
-	// Hungry before it, and no take (see Calibrator.PieceTrial).
+	// in pieces: the call of the body over it, with pfor's check for a stop and its look at
+	// the run's Quiet word before it, and no take (see Calibrator.PieceTrial).
 	PieceNs float64
 	// RestartNs is charged for each range a worker gets that does not start where its
 	// previous range ended, and for each restartChunk-item chunk taken from a shared cursor
