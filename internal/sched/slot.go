@@ -179,6 +179,7 @@ func (j *Job) process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats
 		if word == nil {
 			word, calm = &loud, 1 // Hungry after every piece
 		}
+		last := hi - step // the last piece starts at last or above
 		for {
 			end := lo + step
 			if err := j.body.Call(s, lo, end); err != nil {
@@ -192,7 +193,7 @@ func (j *Job) process(s, lo, hi int, split partproto.SplittingRun, ws *SlotStats
 				j.cut.Store(true)
 				return nil
 			}
-			if hi-lo <= step {
+			if lo >= last {
 				break // the next piece is the last: Hungry is called
 			}
 			if word.Load() != calm && split.Hungry(s, lo) {
