@@ -58,6 +58,7 @@ func run(ctx context.Context, lo, hi int, c config, b loopBody) error {
 	}
 	j := jobs.get()
 	j.body, j.Slots, j.Call = b, int32(slots), c.call
+	j.SetBody(j.body.sched())
 	j.Stats = st
 	if c.label != "" {
 		j.Label = "pfor " + c.label

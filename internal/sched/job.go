@@ -62,7 +62,7 @@ type Job struct {
 
 	Run   partition.Run          // the call's run, set by Start: slot s takes its ranges from Run.Next(s)
 	split partproto.SplittingRun // Run, if it splits; else nil
-	body  Body                   // set once per job object (Init)
+	body  Body                   // set by Init, or by SetBody before a call
 	halt  <-chan struct{}        // ctx.Done(), polled before every chunk; nil if it can never be done
 	Stats []SlotStats            // nil unless the call collects statistics, one per slot
 	Slots int32                  // the call's worker slots, slot 0 the caller's; set before Start
@@ -123,13 +123,17 @@ func (ws *SlotStats) Chunk(t0 time.Time, n int) {
 // joinParked is added to finished by a caller that blocks in join.
 const joinParked = 1 << 32
 
-// Init prepares a new job object for its calls: b and wrap stay its body
-// and panic wrapper for every call.
+// Init prepares a new job object for its calls: b is its body until
+// SetBody, and wrap its panic wrapper for every call.
 func (j *Job) Init(b Body, wrap func(call string, r any) any) {
 	j.wake = make(chan struct{}, 1)
 	j.nudge.L = &j.mu
 	j.body, j.wrap = b, wrap
 }
+
+// SetBody makes b the job's body from its next call on. It is called
+// between calls, before Start.
+func (j *Job) SetBody(b Body) { j.body = b }
 
 // SetContext makes the job stop once ctx is done.
 func (j *Job) SetContext(ctx context.Context) { j.ctx, j.halt = ctx, ctx.Done() }
