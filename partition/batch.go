@@ -1,5 +1,7 @@
 package partition
 
+import "math"
+
 // How a stealing run sizes its batches and pieces from the cost per item
 // it measures (see Next and Hungry in stealing.go).
 
@@ -29,6 +31,9 @@ func (r *stealRun) measure(me *stealWorker) {
 	if me.pending > 0 {
 		elapsed := max(now-me.last, 1)
 		me.perItem = float64(elapsed) / float64(me.pending)
+		if r.sized && r.cost.Load() == 0 { // the run's first measurement: the workers to come start at it (see seed)
+			r.cost.Store(math.Float64bits(me.perItem))
+		}
 		if r.adaptive {
 			me.batch = nextBatch(me.batch, me.pending, elapsed, me.own.Remaining())
 			if me.gave {
@@ -118,8 +123,9 @@ func nextBatch(batch, done int, elapsed int64, rest int) int {
 // workers the share is small and this bound, not the time, sizes the
 // pieces. The wait costs every idle worker, so minPiece, the floor that
 // keeps a piece's call small beside it, shrinks as workers grow.
-// A worker's first range (perItem 0: cost not known yet) is at most
-// maxFirstBatch items, or 1/32 of its block if that is fewer (Auto), and
+// A worker's first range (perItem 0: cost not known yet; Stealing's workers
+// that start after another has measured start at its cost, see seed) is
+// at most maxFirstBatch items, or 1/32 of its block if that is fewer (Auto), and
 // comes at the start of the run, when no worker waits yet; but
 // with many workers the block is a few hundred items or fewer, a worker
 // whose first items are the loop's dearest holds them while the others

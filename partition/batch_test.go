@@ -235,3 +235,33 @@ func TestLateBlocksAreStolen(t *testing.T) {
 		}
 	}
 }
+
+// TestStealingSeedsLateWorkers: in a Stealing run, a worker whose first
+// Next comes after another worker has measured its first batch starts at
+// that cost: its first batch is its grain (half its block, with 2 workers),
+// in pieces sized from that cost, not maxFirstBatch items in pieces of an
+// unknown cost. A worker that comes first, and each worker of a run reused
+// after it, starts with the small first batch.
+func TestStealingSeedsLateWorkers(t *testing.T) {
+	var now int64
+	p := stealingWith(partproto.Options{Clock: func() int64 { return now }})
+	for round := range 3 {
+		run := p.Start(0, 1000, 2).(partproto.SplittingRun)
+		first := round % 2 // who comes first: worker 0, then 1, then 0
+		late := 1 - first
+		lo, hi, _ := run.Next(first)
+		if hi-lo != 32 || run.Piece(first) != 16 {
+			t.Fatalf("round %d: worker %d's first batch [%d, %d) in pieces of %d; want 32 items in pieces of 16", round, first, lo, hi, run.Piece(first))
+		}
+		now += 32 // 1 ns an item
+		if lo, hi, _ = run.Next(first); hi-lo != 250 {
+			t.Fatalf("round %d: worker %d's second batch [%d, %d); want 250 items", round, first, lo, hi)
+		}
+		lo, hi, _ = run.Next(late)
+		if start := late * 500; lo != start || hi != start+250 || run.Piece(late) != 250 {
+			t.Errorf("round %d: worker %d's first batch [%d, %d) in pieces of %d, after worker %d measured 1 ns an item; want [%d, %d) in one piece",
+				round, late, lo, hi, run.Piece(late), first, start, start+250)
+		}
+		run.(partproto.Releaser).Release()
+	}
+}

@@ -36,6 +36,7 @@ func newStealRun(workers int) *stealRun {
 		r.holding.Store(0)
 		r.steals.Store(0)
 		r.events.Store(0)
+		r.cost.Store(0)
 		for i := range r.listed {
 			r.listed[i].Store(0)
 		}

@@ -2,6 +2,7 @@ package partition
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 
 	"github.com/stealkit/stealkit/internal/monotime"
@@ -32,9 +33,10 @@ func Stealing() Partitioner {
 	// from a random one on. Two bounds apply to a worker's block alone: its
 	// first batch is at most maxFirstBatch items, so that their cost is
 	// measured before the larger batches, which pfor runs in pieces sized
-	// from it; and its batches are at least 1/(pieceShare*workers) of the
-	// call's items, so that many workers on a call of cheap items do not
-	// take a few items at a time.
+	// from it, unless another worker of the run has measured a cost
+	// already (see seed); and its batches are at least
+	// 1/(pieceShare*workers) of the call's items, so that many workers on a
+	// call of cheap items do not take a few items at a time.
 	return StealingWith(StealingOptions{})
 }
 
@@ -214,6 +216,7 @@ type stealRun struct {
 	holding atomic.Int32  // workers holding pieces they may give back (see holds)
 	steals  atomic.Int64  // successful steals in the run (see Hungry)
 	events  atomic.Uint64 // steals and starts of a wait in Idle, each added after steals or hungry (see Quiet)
+	cost    atomic.Uint64 // a sized run's first measured cost per item, as float64 bits; 0 before (see seed)
 
 	// listed has bit w%64 of word w/64 set for the workers worth a steal
 	// attempt. Worker w sets its bit when its range gains items (a
@@ -271,6 +274,9 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 	if !me.started {
 		me.started = true
 		me.begun.Store(true)
+		if r.sized {
+			r.seed(me)
+		}
 	}
 	// An empty range stays empty until w gives back or steals (thieves only
 	// take from it): then w measures only if its steal succeeds, so that a
@@ -314,6 +320,24 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 			return 0, 0, false
 		}
 		measured = true
+	}
+}
+
+// seed starts a worker of a sized run that comes after another worker has
+// measured its first batch (the cost in r.cost) at that cost, with a batch
+// of its grain, skipping the small first batch whose measurement would size
+// its pieces: its pieces are sized from the other worker's measurement
+// instead, and its own readings correct it from its next one on. A driver
+// that runs a slot whose worker has not come (pfor's caller, after its own)
+// then takes that block in the same batches as the others, where a first
+// batch of maxFirstBatch items would cost a take, a clock reading and its
+// pieces more. What a wrong cost risks is what it risks at any worker's
+// second batch, sized from its first: its pieces, sized from cheaper items
+// than they hold, hide the dearer ones until each ends (see pieceSize).
+func (r *stealRun) seed(me *stealWorker) {
+	if c := r.cost.Load(); c != 0 {
+		me.perItem = math.Float64frombits(c)
+		me.batch = me.grain
 	}
 }
 
