@@ -22,13 +22,15 @@ import "math"
 // targetBatch, so a reading is a small part of one.
 func (r *stealRun) measure(me *stealWorker) {
 	me.pending += me.taken
-	if !r.adaptive && me.taken > 0 && me.perItem > 0 && me.skipped < maxSkipped &&
+	// A seeded worker (see seed) has a cost but no reading yet: it skips
+	// its first reading as it skips those after cheap ranges.
+	if !r.adaptive && (me.taken > 0 || !me.timed) && me.perItem > 0 && me.skipped < maxSkipped &&
 		float64(me.pending)*me.perItem < clockEvery {
 		me.skipped++
 		return
 	}
 	now := r.clock()
-	if me.pending > 0 {
+	if me.pending > 0 && me.timed { // else a first reading: the ranges before it are not timed
 		elapsed := max(now-me.last, 1)
 		me.perItem = float64(elapsed) / float64(me.pending)
 		if r.sized && r.cost.Load() == 0 { // the run's first measurement: the workers to come start at it (see seed)

@@ -265,3 +265,47 @@ func TestStealingSeedsLateWorkers(t *testing.T) {
 		run.(partproto.Releaser).Release()
 	}
 }
+
+// TestStealingSeededWorkerTimesAtGiveBack: a seeded worker (see
+// TestStealingSeedsLateWorkers) reads no clock until its first give-back
+// check, which starts timing its range instead of giving back: a waiting
+// worker gets the rest once the range has been held for minHold from
+// there.
+func TestStealingSeededWorkerTimesAtGiveBack(t *testing.T) {
+	var now int64
+	reads := 0
+	p := stealingWith(partproto.Options{Clock: func() int64 { reads++; return now }})
+	run := p.Start(0, 100_000, 2).(partproto.SplittingRun)
+	run.Next(0) // [0, 32)
+	now += 32 * 100
+	run.Next(0) // measures 100 ns an item
+	before := reads
+	lo, hi, _ := run.Next(1)
+	if reads != before || hi-lo != 25_000 {
+		t.Fatalf("worker 1's first Next read the clock %d times and took [%d, %d); want none and 25,000 items", reads-before, lo, hi)
+	}
+	piece := run.Piece(1)
+	// Worker 0 runs out and waits: it takes what is left of its block and
+	// steals from worker 1's range, which it then waits on.
+	for {
+		if _, _, ok := run.Next(0); !ok {
+			break
+		}
+	}
+	if !run.Idle(0) {
+		t.Fatalf("worker 0 does not wait for worker 1, which holds a range of %d pieces", (hi-lo)/piece)
+	}
+	next := lo + piece
+	now += int64(piece) * 1000 // ten times dearer than measured
+	before = reads
+	if run.Hungry(1, next) {
+		t.Fatalf("worker 1 gave back at its first check, untimed; want it to start timing there")
+	}
+	if reads != before+1 {
+		t.Fatalf("worker 1's first give-back check read the clock %d times; want 1", reads-before)
+	}
+	now += int64(piece) * 1000
+	if !run.Hungry(1, next+piece) {
+		t.Errorf("worker 1 kept its range, held for %d ns since its first check while worker 0 waits; want a give-back", int64(piece)*1000)
+	}
+}

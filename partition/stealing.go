@@ -327,11 +327,14 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // measured its first batch (the cost in r.cost) at that cost, with a batch
 // of its grain, skipping the small first batch whose measurement would size
 // its pieces: its pieces are sized from the other worker's measurement
-// instead, and its own readings correct it from its next one on. A driver
-// that runs a slot whose worker has not come (pfor's caller, after its own)
-// then takes that block in the same batches as the others, where a first
-// batch of maxFirstBatch items would cost a take, a clock reading and its
-// pieces more. What a wrong cost risks is what it risks at any worker's
+// instead. It reads no clock at its first Next either: its first reading
+// comes where a worker's reading after a cheap range would (see measure),
+// or at its first give-back check (see giveBack), which starts timing its
+// range then instead of giving back; its readings correct the cost from
+// its second one on. A driver that runs a slot whose worker has not come
+// (pfor's caller, after its own) then takes that block in the same
+// batches as the others, where a first batch of maxFirstBatch items would
+// cost a take, two clock readings and its pieces more. What a wrong cost risks is what it risks at any worker's
 // second batch, sized from its first: its pieces, sized from cheaper items
 // than they hold, hide the dearer ones until each ends (see pieceSize).
 func (r *stealRun) seed(me *stealWorker) {
@@ -397,6 +400,15 @@ func (r *stealRun) Hungry(w, next int) bool {
 // it leaves out of every piece that no one waits for.
 func (r *stealRun) giveBack(me *stealWorker, next int) bool {
 	rest := me.hi - next
+	if !me.timed {
+		// A seeded worker that has not read the clock yet (see seed): time
+		// its range from here, and count in its next measurement only the
+		// items after [lo, next), as if it had read the clock at a Next.
+		now := r.clock()
+		me.timed, me.first, me.last = true, now, now
+		me.pending, me.skipped = -(next - me.lo), 0
+		return false
+	}
 	// held is how long w has processed [lo, next) for, or longer where a
 	// fixed grain skipped the clock at Next (see measure): the rest's cost,
 	// (hi-next) items at that rate, errs towards a give-back.
