@@ -24,16 +24,18 @@ func (r *stealRun) measure(me *stealWorker) {
 	me.pending += me.taken
 	// A seeded worker (see seed) has a cost but no reading yet: it skips
 	// its first reading as it skips those after cheap ranges.
-	if !r.adaptive && (me.taken > 0 || !me.timed) && me.perItem > 0 && me.skipped < maxSkipped &&
-		float64(me.pending)*me.perItem < clockEvery {
+	if !r.adaptive && (me.taken > 0 || !me.timed) && me.perItem > 0 &&
+		me.skipped < maxSkipped && float64(me.pending)*me.perItem < clockEvery {
 		me.skipped++
 		return
 	}
 	now := r.clock()
-	if me.pending > 0 && me.timed { // else a first reading: the ranges before it are not timed
+	if me.pending > 0 && me.timed { // else a first reading: the ranges before go untimed
 		elapsed := max(now-me.last, 1)
 		me.perItem = float64(elapsed) / float64(me.pending)
-		if r.sized && r.cost.Load() == 0 { // the run's first measurement: the workers to come start at it (see seed)
+		if r.sized && r.cost.Load() == 0 {
+			// The run's first measurement: the workers to come start at
+			// it (see seed).
 			r.cost.Store(math.Float64bits(me.perItem))
 		}
 		if r.adaptive {
@@ -127,8 +129,8 @@ func nextBatch(batch, done int, elapsed int64, rest int) int {
 // keeps a piece's call small beside it, shrinks as workers grow.
 // A worker's first range (perItem 0: cost not known yet; Stealing's workers
 // that start after another has measured start at its cost, see seed) is
-// at most maxFirstBatch items, or 1/32 of its block if that is fewer (Auto), and
-// comes at the start of the run, when no worker waits yet; but
+// at most maxFirstBatch items, or 1/32 of its block if that is fewer
+// (Auto), and comes at the start of the run, when no worker waits yet; but
 // with many workers the block is a few hundred items or fewer, a worker
 // whose first items are the loop's dearest holds them while the others
 // finish, and each of them is a larger part of the run: so the more workers,

@@ -216,7 +216,7 @@ type stealRun struct {
 	holding atomic.Int32  // workers holding pieces they may give back (see holds)
 	steals  atomic.Int64  // successful steals in the run (see Hungry)
 	events  atomic.Uint64 // steals and starts of a wait in Idle, each added after steals or hungry (see Quiet)
-	cost    atomic.Uint64 // a sized run's first measured cost per item, as float64 bits; 0 before (see seed)
+	cost    atomic.Uint64 // a sized run's first measured ns per item, float64 bits; 0 before (see seed)
 
 	// listed has bit w%64 of word w/64 set for the workers worth a steal
 	// attempt. Worker w sets its bit when its range gains items (a
@@ -334,9 +334,10 @@ func (r *stealRun) Next(w int) (lo, hi int, ok bool) {
 // its second one on. A driver that runs a slot whose worker has not come
 // (pfor's caller, after its own) then takes that block in the same
 // batches as the others, where a first batch of maxFirstBatch items would
-// cost a take, two clock readings and its pieces more. What a wrong cost risks is what it risks at any worker's
-// second batch, sized from its first: its pieces, sized from cheaper items
-// than they hold, hide the dearer ones until each ends (see pieceSize).
+// cost a take, two clock readings and its pieces more. What a wrong cost
+// risks is what it risks at any worker's second batch, sized from its
+// first: its pieces, sized from cheaper items than they hold, hide the
+// dearer ones until each ends (see pieceSize).
 func (r *stealRun) seed(me *stealWorker) {
 	if c := r.cost.Load(); c != 0 {
 		me.perItem = math.Float64frombits(c)
