@@ -10,7 +10,12 @@ import "unsafe"
 // in a row, each writing its result to a byte of its own on the stack, so
 // that across each call it keeps only the eight elements' address and the
 // predicate: Go's calls save no register, and a loop that kept an index
-// and a count would store and reload them around every call.
+// and a count would store and reload them around every call. The eight
+// bytes are read back one by one, each by a load of the size of the store
+// that wrote it: a processor forwards a store's data to a load that it
+// covers, but a wider load over several stores still in flight waits
+// until they have retired and reached the cache, and holds up every
+// instruction after it.
 
 // selectMasks returns buf, grown to hold a bit per element of b if it must,
 // and the words of it that hold them: bit j%64 of word j/64 is set if pred
@@ -43,7 +48,7 @@ func selectMasks[T any](buf []uint64, b []T, pred func(T) bool) ([]uint64, []uin
 //
 //go:noinline
 func selectBits[T any](m []uint64, b []T, pred func(T) bool) {
-	var f [8]bool // f[k]: pred(e[k]); read as the bytes of one word
+	var f [8]bool // f[k]: pred(e[k])
 	i := 0
 	if len(b) >= 8 {
 		e := (*[8]T)(b)
@@ -56,7 +61,12 @@ func selectBits[T any](m []uint64, b []T, pred func(T) bool) {
 			f[5] = pred(e[5])
 			f[6] = pred(e[6])
 			f[7] = pred(e[7])
-			m[i/64] |= gather8(*(*uint64)(unsafe.Pointer(&f))) << (i % 64)
+			// f's bytes, read one by one (see the top of the file), added
+			// where their bits are disjoint: address arithmetic.
+			u := (*[8]uint8)(unsafe.Pointer(&f))
+			lo := uint64(u[0]) + 2*uint64(u[1]) + 4*uint64(u[2]) + 8*uint64(u[3])
+			hi := uint64(u[4]) + 2*uint64(u[5]) + 4*uint64(u[6]) + 8*uint64(u[7])
+			m[uint(i)/64] |= (lo + hi<<4) << (uint(i) % 64)
 			if i += 8; i+8 > len(b) {
 				break
 			}
@@ -69,8 +79,3 @@ func selectBits[T any](m []uint64, b []T, pred func(T) bool) {
 		}
 	}
 }
-
-// gather8 returns the byte whose bit k is the low bit of byte k of x, every
-// byte of x 0 or 1: the multiplication moves byte k's bit to bit 56+k, and
-// no two partial products meet in bits 56 to 63 or carry into them.
-func gather8(x uint64) uint64 { return x * 0x0102040810204080 >> 56 }

@@ -55,17 +55,3 @@ func TestSelectMasks(t *testing.T) {
 		}
 	}
 }
-
-// TestGather8: gather8 packs the low bits of eight 0-or-1 bytes into a
-// byte, byte k to bit k, for every pattern.
-func TestGather8(t *testing.T) {
-	for want := range 256 {
-		var x uint64
-		for k := range 8 {
-			x |= uint64(want>>k&1) << (8 * k)
-		}
-		if got := gather8(x); got != uint64(want) {
-			t.Fatalf("gather8(%#016x) = %#x; want %#x", x, got, want)
-		}
-	}
-}
