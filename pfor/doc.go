@@ -20,14 +20,15 @@
 // of the call. Every entry point does this, whether the function ran on a
 // worker or inline on the caller's goroutine.
 //
-// runtime.Goexit in a loop body or in a function given to Join, Both or Do
-// (t.FailNow calls it) ends the goroutine that runs it. On the caller's
-// goroutine, the call never returns. On a pool worker, the function did not
-// return and, in a loop, the rest of that worker's chunk never runs: the
-// call stops handing out work and, once every worker has stopped, panics
-// with a *PanicError whose Value says so, rather than return as if all had
-// run; the pool replaces the worker. (Group tasks and futures: see Group
-// and Spawn.)
+// runtime.Goexit in a function given to any call of the package (a loop
+// body; a function given to Join, Both or Do; a Group task; a future's
+// function; t.FailNow calls it) ends the goroutine that runs it. On the
+// caller's goroutine, the call never returns. On a pool worker, the
+// function did not return and, in a loop, the rest of that worker's chunk
+// never runs: the call stops handing out work and, once every worker has
+// stopped, panics with a *PanicError whose Value says so, rather than
+// return as if all had run; the pool replaces the worker. A Group or a
+// future fails as if the task had panicked (see Group and Spawn).
 //
 // Errors and cancellation: the ...Err forms take a context.Context and bodies
 // that return errors; the first error, or the context's, stops new chunks

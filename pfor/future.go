@@ -47,8 +47,9 @@ type future[T any] struct {
 // If f panics, every Get of the Future re-raises the panic as a
 // *PanicError with the stack of the panic site. If f ends the goroutine
 // running it with runtime.Goexit, which may be one that called Get or Wait
-// (they run tasks while they wait, this one too), the task counts as
-// finished and its result is T's zero value. Spawn panics if f is nil.
+// (they run tasks while they wait, this one too; that call never returns),
+// f did not return: every other Get re-raises a *PanicError whose Value
+// says that Goexit was called. Spawn panics if f is nil.
 //
 // Spawn takes O(1) time. It allocates the Future and a closure wrapping f,
 // and a Get that has to wait allocates a list of waiters: a fork with Both

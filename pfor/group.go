@@ -43,9 +43,12 @@ import (
 // every task has finished, Wait re-raises it as a *PanicError with the
 // stack of the panic site and Call "Group task". A panic beats an error.
 //
-// runtime.Goexit in a task ends the goroutine running it, which may be
-// the one that called Wait, since it takes part in the work; the task
-// counts as finished.
+// runtime.Goexit in a task (t.FailNow calls it) ends the goroutine
+// running it, which may be the one that called Wait, since it takes part
+// in the work: that Wait never returns. The task did not return, so it
+// fails the Group as a panic does: every other Wait re-raises a
+// *PanicError with Call "Group task" whose Value says that Goexit was
+// called. A pool worker ended this way is replaced.
 //
 // A zero Group is valid and has no context. A Group may be reused after
 // Wait returns; an error or a panic stays with it, and later tasks are

@@ -11,37 +11,76 @@ import (
 	"github.com/stealkit/stealkit/pfor"
 )
 
-// TestGoexitInTask: a task that calls runtime.Goexit ends the goroutine
-// running it as if the task had returned: it counts as finished, and a
-// pool worker ended this way is replaced. (The goroutine may be the
-// waiter's, which takes part in the work: here it is one that may end.)
+// TestGoexitInTask: a task or a future's function that calls
+// runtime.Goexit did not return, so Wait and Get do not report it as
+// finished: they panic with a *PanicError that names the call and Goexit.
+// A pool worker ended this way is replaced. (Nothing here waits while the
+// tasks run: a waiter takes part in the work, and a Goexit in a task it
+// ran would end its goroutine.)
 func TestGoexitInTask(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // a pool worker to run what the waiter does not
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // a pool worker to run the tasks
 	pfor.Run(func(*pfor.Worker) {})                 // start the pool
 	want := runtime.GOMAXPROCS(0) - 1
-	for range 20 {
-		var g pfor.Group
-		var exited atomic.Int32
-		for range 4 {
-			g.Go(func(*pfor.Worker) error {
-				defer exited.Add(1)
-				runtime.Goexit()
-				return nil
-			})
-		}
-		go g.Wait() // a task may end this goroutine
+	// waitExited waits, up to a deadline, until n functions deferring
+	// exited.Add(1) have ended.
+	waitExited := func(exited *atomic.Int32, n int32, what string) {
+		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
-		for exited.Load() != 4 {
+		for exited.Load() != n {
 			if time.Now().After(deadline) {
-				t.Fatalf("%d of 4 tasks calling Goexit ran in 10 s; want all", exited.Load())
+				t.Fatalf("%s: %d of %d functions calling Goexit ran in 10 s; want all", what, exited.Load(), n)
 			}
 			time.Sleep(100 * time.Microsecond)
 		}
-		within(t, 10*time.Second, "Wait on a Group whose tasks called Goexit", func() {
-			if err := g.Wait(); err != nil {
-				t.Errorf("Wait = %v; want nil", err)
-			}
+	}
+	// wantGoexit calls wait and checks that it panics with a *PanicError
+	// of call naming runtime.Goexit.
+	wantGoexit := func(what, call string, wait func()) {
+		t.Helper()
+		var got any
+		returned := false
+		within(t, 10*time.Second, what, func() {
+			defer func() { got = recover() }()
+			wait()
+			returned = true
 		})
+		pe, ok := got.(*pfor.PanicError)
+		if !ok || pe.Call != call || !strings.Contains(fmt.Sprint(pe.Value), "runtime.Goexit") {
+			t.Fatalf("%s: returned %v, recovered %#v; want a *PanicError of %q naming runtime.Goexit", what, returned, got, call)
+		}
+	}
+	for range 20 {
+		var g pfor.Group
+		var exited atomic.Int32
+		g.Go(func(*pfor.Worker) error {
+			defer exited.Add(1)
+			runtime.Goexit()
+			return nil
+		})
+		waitExited(&exited, 1, "Group")
+		wantGoexit("Group.Wait after a task called Goexit", "Group task", func() { g.Wait() })
+	}
+	var exited atomic.Int32
+	fu := pfor.Go(func() int {
+		defer exited.Add(1)
+		runtime.Goexit()
+		return 1
+	})
+	fs := pfor.Spawn(nil, func(*pfor.Worker) int {
+		defer exited.Add(1)
+		runtime.Goexit()
+		return 1
+	})
+	fe := pfor.SpawnErr(nil, func(*pfor.Worker) (int, error) {
+		defer exited.Add(1)
+		runtime.Goexit()
+		return 1, nil
+	})
+	waitExited(&exited, 3, "futures")
+	for range 2 { // every Get re-raises
+		wantGoexit("Future.Wait of Go", "Future", func() { fu.Wait() })
+		wantGoexit("Future.Get of Spawn", "Future", func() { fs.Get(nil) })
+		wantGoexit("FutureErr.Wait of SpawnErr", "Future", func() { fe.Wait() })
 	}
 	var ran atomic.Int32
 	pfor.Do(func() { ran.Add(1) }, func() { ran.Add(1) })

@@ -74,13 +74,20 @@ func (w *Worker) newGroupTask(g *Group) *groupTask {
 }
 
 // Exec runs the task unless its group has stopped, as w's current task.
+// A task that ends its goroutine with runtime.Goexit did not return: it
+// fails g as a panic does, with the value goexitInTask.
 func (t *groupTask) Exec(sw *sched.Worker) {
 	w := workerOf(sw)
 	g, prev := t.g, w.cur
 	w.cur = t
+	exited := true // until f returns: a Goexit leaves it set
 	defer func() {
 		w.cur = prev
-		if r := recover(); r != nil {
+		r := recover()
+		if r == nil && exited {
+			r = goexitInTask
+		}
+		if r != nil {
 			g.stop.Store(true) // before capturing the stack, which takes a while
 			g.fail(nil, wrapPanic(g.call(), r))
 		}
@@ -88,13 +95,17 @@ func (t *groupTask) Exec(sw *sched.Worker) {
 			w.complete(t)
 		}
 	}()
-	if g.skip() {
-		return
+	if !g.skip() {
+		if err := t.f(w); err != nil {
+			g.fail(err, nil)
+		}
 	}
-	if err := t.f(w); err != nil {
-		g.fail(err, nil)
-	}
+	exited = false
 }
+
+// goexitInTask is the panic value of a Group task or a future's task that
+// called runtime.Goexit.
+const goexitInTask = "runtime.Goexit called in a task: it did not return"
 
 // complete recycles t, which has returned and whose children are complete,
 // and counts it off its parent, completing the parent too if t was its
