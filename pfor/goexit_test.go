@@ -264,3 +264,141 @@ func TestGoexitInStolenForkFailsTheCall(t *testing.T) {
 		}
 	}
 }
+
+// waitFor waits until cond reports true or d has passed, and reports cond.
+func waitFor(d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); !cond() && time.Now().Before(deadline); {
+		runtime.Gosched()
+	}
+	return cond()
+}
+
+// TestGoexitOnThiefWithForkOut: a helper X runs a stolen function that
+// forks a with Worker.Join or Both, and after its own half takes back
+// from its deque a Group task that calls runtime.Goexit. a is part of the
+// call: whether a is still on X's deque (steal false) or run by a third
+// worker (steal true), the call must not return while a runs, nor may a
+// run after the call returned; the call panics naming Goexit.
+func TestGoexitOnThiefWithForkOut(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	forks := []struct {
+		name string
+		fork func(w *pfor.Worker, a, b func(*pfor.Worker))
+	}{
+		{"Worker.Join", func(w *pfor.Worker, a, b func(*pfor.Worker)) { w.Join(a, b) }},
+		{"Both", func(w *pfor.Worker, a, b func(*pfor.Worker)) {
+			pfor.Both(w, func(w *pfor.Worker, f func(*pfor.Worker)) int { f(w); return 0 }, a, b)
+		}},
+	}
+	for _, steal := range []bool{false, true} {
+		if steal {
+			runtime.GOMAXPROCS(3) // a third worker to steal a from X
+		} else {
+			runtime.GOMAXPROCS(2)
+		}
+		for _, fk := range forks {
+			what := fmt.Sprintf("%s, a stolen %v", fk.name, steal)
+			counted := 0
+			for i := 0; i < 1000 && counted < 3; i++ {
+				var started, exited, settled, returned, aStarted, aOnOther, aDone, aLate atomic.Bool
+				var xid atomic.Pointer[string]
+				var g pfor.Group
+				a := func(*pfor.Worker) {
+					aStarted.Store(true)
+					if returned.Load() {
+						aLate.Store(true)
+					}
+					if goid() != *xid.Load() {
+						// Stolen from X, or run after X's Goexit: wait
+						// until X's task called Goexit, then for as long
+						// as the call would take to return if it did not
+						// wait for a.
+						aOnOther.Store(onHelper())
+						if waitFor(time.Second, func() bool { return exited.Load() || settled.Load() }) && exited.Load() {
+							waitFor(50*time.Millisecond, returned.Load)
+						}
+					}
+					if returned.Load() {
+						aLate.Store(true)
+					}
+					aDone.Store(true)
+				}
+				b := func(w *pfor.Worker) {
+					if steal && !waitFor(2*time.Millisecond, aStarted.Load) {
+						settled.Store(true)
+						return
+					}
+					w.Go(&g, func(*pfor.Worker) error {
+						if goid() == *xid.Load() {
+							exited.Store(true)
+							runtime.Goexit()
+						}
+						settled.Store(true)
+						return nil
+					})
+				}
+				var got any
+				within(t, 10*time.Second, what, func() {
+					defer func() {
+						got = recover()
+						returned.Store(true)
+					}()
+					pfor.Run(func(w *pfor.Worker) {
+						w.Join(func(w *pfor.Worker) {
+							started.Store(true)
+							if !onHelper() {
+								return
+							}
+							id := goid()
+							xid.Store(&id)
+							fk.fork(w, a, b)
+						}, func(*pfor.Worker) {
+							// Not stealing a from X meanwhile, nor when
+							// it waits for X after a Goexit.
+							if waitFor(2*time.Millisecond, started.Load) {
+								waitFor(10*time.Millisecond, exited.Load)
+							}
+						})
+					})
+				})
+				if !exited.Load() {
+					if got != nil {
+						t.Fatalf("%s, no Goexit: the call panicked: %v", what, got)
+					}
+					continue
+				}
+				if steal && !aOnOther.Load() { // the caller took a
+					waitFor(10*time.Second, func() bool { return !aStarted.Load() || aDone.Load() })
+					continue
+				}
+				counted++
+				if !steal {
+					// a left on X's deque runs on X's replacement, which
+					// pops its deque before it takes a slot of a loop.
+					for j := 0; j < 1000; j++ {
+						var onH atomic.Bool
+						pfor.Range(0, 2, waitForHelper(func(int) {
+							if onHelper() {
+								onH.Store(true)
+							}
+						}), pfor.WithWorkers(2), pfor.WithPartitioner(partition.Static()))
+						if onH.Load() {
+							break
+						}
+					}
+				}
+				waitFor(10*time.Second, func() bool { return !aStarted.Load() || aDone.Load() })
+				pe, ok := got.(*pfor.PanicError)
+				if !ok || pe.Call != "Run" || !strings.Contains(fmt.Sprint(pe.Value), "runtime.Goexit") {
+					t.Fatalf("%s: a task called Goexit on X; recovered %#v; want a *PanicError of Run naming runtime.Goexit", what, got)
+				}
+				if aLate.Load() {
+					t.Fatalf("%s: a task called Goexit on X; the forked function ran after the call returned", what)
+				}
+			}
+			if counted == 0 {
+				t.Fatalf("%s: no helper called Goexit in the set-up in 1,000 calls", what)
+			}
+		}
+	}
+}

@@ -38,7 +38,10 @@ func (j *bothJob[A, R]) Exec(w *sched.Worker) { j.res = j.f(workerOf(w), j.arg) 
 // for it to return if a worker had. If a or b panics, Join panics with the
 // panic of b if b panicked, else with a's, once neither runs any more; a
 // panic in a task run on another worker is re-raised as a *PanicError.
-// Join panics if w, a or b is nil.
+// A runtime.Goexit on the calling goroutine, in b or in a task Join runs
+// while it waits, ends the goroutine as b's panic would end Join: a is
+// not called if nobody had stolen it, and the goroutine waits for it to
+// return if a worker had. Join panics if w, a or b is nil.
 func (w *Worker) Join(a, b func(w *Worker)) {
 	if w == nil || a == nil || b == nil {
 		panicNil("Join", w == nil, a == nil, b == nil)
@@ -51,21 +54,25 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 	j := frameJob[*funcJob](f)
 	j.f = a
 	w.s.Push(f)
-	joined := false
+	joined := false // the frame is back or its thief has finished
 	defer func() {
-		if !joined { // b panicked: a must stop before the frame is reused
+		// b panicked, or b or a task PopBack or WaitFrame ran called
+		// runtime.Goexit: a must not run after Join has ended, nor be
+		// running still, and the frame must be free for reuse.
+		if !joined {
 			w.s.Abandon(f)
 		}
 	}()
 	b(w)
-	joined = true
 	if w.s.PopBack(f) {
+		joined = true
 		j.f = nil
 		w.s.Unfork()
 		a(w)
 		return
 	}
 	w.s.WaitFrame(f)
+	joined = true
 	j.f = nil
 	w.s.Unfork()
 	if p := f.Panic; p != nil {
@@ -91,20 +98,21 @@ func Both[A, R any](w *Worker, f func(w *Worker, arg A) R, x, y A) (fx, fy R) {
 	j := frameJob[*bothJob[A, R]](fr)
 	j.f, j.arg = f, x
 	w.s.Push(fr)
-	joined := false
+	joined := false // as in Join
 	defer func() {
 		if !joined {
 			w.s.Abandon(fr)
 		}
 	}()
 	fy = f(w, y)
-	joined = true
 	if w.s.PopBack(fr) {
+		joined = true
 		*j = bothJob[A, R]{}
 		w.s.Unfork()
 		return f(w, x), fy
 	}
 	w.s.WaitFrame(fr)
+	joined = true
 	fx = j.res
 	*j = bothJob[A, R]{}
 	w.s.Unfork()
