@@ -93,9 +93,12 @@ func SpawnErr[T any](w *Worker, f func(w *Worker) (T, error)) *FutureErr[T] {
 //
 // Get may be called any number of times, from several goroutines at once;
 // each call returns the same value. If the task panicked, each call
-// re-raises its panic, a *PanicError. Get panics if called from the
-// future's own task, which would wait for itself.
+// re-raises its panic, a *PanicError. Get panics if f is nil or if called
+// from the future's own task, which would wait for itself.
 func (f *Future[T]) Get(w *Worker) T {
+	if f == nil {
+		panic("pfor: Future.Get: nil *Future")
+	}
 	v, _ := f.get(w, "Future.Get")
 	return v
 }
@@ -103,6 +106,9 @@ func (f *Future[T]) Get(w *Worker) T {
 // Get returns the task's result and error once the task has returned, and
 // behaves in every other way as Future.Get.
 func (f *FutureErr[T]) Get(w *Worker) (T, error) {
+	if f == nil {
+		panic("pfor: FutureErr.Get: nil *FutureErr")
+	}
 	return f.get(w, "FutureErr.Get")
 }
 
@@ -127,8 +133,12 @@ func Go[T any](f func() T) *Future[T] {
 // Wait is Get for a caller that holds no Worker: Get(nil). It takes part
 // in the pool's work until the result is ready, and panics as Get does.
 // The future's own task must not call Wait, which would wait for itself
-// forever: unlike Get(w) and Group.Wait, Wait does not check.
+// forever: unlike Get(w) and Group.Wait, Wait does not check. Wait panics
+// if f is nil.
 func (f *Future[T]) Wait() T {
+	if f == nil {
+		panic("pfor: Future.Wait: nil *Future")
+	}
 	// Telling whether the caller is the future's own task would need the
 	// goroutine's id, which costs a traceback (see Group.Wait): much more
 	// than a future.
@@ -138,6 +148,9 @@ func (f *Future[T]) Wait() T {
 
 // Wait is Get for a caller that holds no Worker: Get(nil), as for Future.
 func (f *FutureErr[T]) Wait() (T, error) {
+	if f == nil {
+		panic("pfor: FutureErr.Wait: nil *FutureErr")
+	}
 	return f.get(nil, "FutureErr.Wait")
 }
 

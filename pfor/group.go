@@ -93,10 +93,13 @@ func NewGroup(ctx context.Context) (*Group, context.Context) {
 // any goroutine and needs no Worker: f is started by the first idle worker
 // (with GOMAXPROCS 1 the pool has no worker goroutine: by the goroutine
 // that calls Wait), and called on that worker's goroutine. Inside a task,
-// w.Go(g, f) is cheaper. Go takes O(1) time. Go panics if f is nil.
+// w.Go(g, f) is cheaper. Go takes O(1) time. Go panics if g or f is nil.
 func (g *Group) Go(f func(w *Worker) error) {
 	// From outside the pool the task goes to the pool's injection queue;
 	// w.Go pushes onto the worker's own deque instead.
+	if g == nil {
+		panic("pfor: Group.Go: nil *Group (a zero Group is ready to use)")
+	}
 	checkFunc("Group.Go", "f", f == nil)
 	if g.skip() {
 		return
@@ -119,12 +122,16 @@ func (g *Group) Go(f func(w *Worker) error) {
 // is running, as Worker.Wait does; a task of g that a Run, Join, Do or
 // Future.Wait took from another goroutine's deque is not detected, and
 // waits forever. Checking makes Wait, while g has tasks left, cost far more
-// than w.Wait(g): a task that waits should use w.Wait(g).
+// than w.Wait(g): a task that waits should use w.Wait(g). Wait panics if g
+// is nil.
 func (g *Group) Wait() error {
 	// To tell whether the caller runs a task of g, Wait reads the calling
 	// goroutine's id when g has tasks left, which takes a traceback of the
 	// goroutine (runtime.Stack; BenchmarkGroupWait against
 	// BenchmarkFuture/spawn=outside).
+	if g == nil {
+		panic("pfor: Group.Wait: nil *Group (a zero Group is ready to use)")
+	}
 	defer g.done()
 	w := thePool.acquire()
 	defer thePool.release(w)

@@ -109,6 +109,9 @@ func TestPoolFollowsGOMAXPROCS(t *testing.T) {
 
 func TestTaskBadInput(t *testing.T) {
 	var w *pfor.Worker
+	var g *pfor.Group
+	var fu *pfor.Future[int]
+	var fe *pfor.FutureErr[int]
 	for _, tc := range []struct {
 		call, want string
 		f          func()
@@ -130,6 +133,12 @@ func TestTaskBadInput(t *testing.T) {
 		{"Worker.Go on nil", "pfor: Worker.Go: nil *Worker", func() { w.Go(new(pfor.Group), func(*pfor.Worker) error { return nil }) }},
 		{"Worker.Wait on nil", "pfor: Worker.Wait: nil *Worker", func() { w.Wait(new(pfor.Group)) }},
 		{"SortStableFunc nil", "pfor: SortStableFunc: cmp is nil", func() { pfor.SortStableFunc([]int{2, 1}, nil) }},
+		{"Group.Go on nil", "pfor: Group.Go: nil *Group", func() { g.Go(func(*pfor.Worker) error { return nil }) }},
+		{"Group.Wait on nil", "pfor: Group.Wait: nil *Group", func() { g.Wait() }},
+		{"Future.Get on nil", "pfor: Future.Get: nil *Future", func() { fu.Get(nil) }},
+		{"Future.Wait on nil", "pfor: Future.Wait: nil *Future", func() { fu.Wait() }},
+		{"FutureErr.Get on nil", "pfor: FutureErr.Get: nil *FutureErr", func() { fe.Get(nil) }},
+		{"FutureErr.Wait on nil", "pfor: FutureErr.Wait: nil *FutureErr", func() { fe.Wait() }},
 	} {
 		func() {
 			defer func() {
