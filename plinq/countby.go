@@ -8,8 +8,8 @@ import (
 // A KeyValue is a key and the value a grouping operator computed for it
 // (CountBy's count, AggregateBy's fold).
 type KeyValue[K comparable, V any] struct {
-	Key   K
-	Value V
+	Key   K // a distinct key of the query's elements, by ==
+	Value V // what the operator computed over the elements with that key
 }
 
 // CountBy returns the query of how many of q's elements have each key(x),
