@@ -14,8 +14,22 @@ type loopBody struct {
 	slotted  func(slot, lo, hi int) error // every other entry point
 }
 
-// Call runs the body over [lo, hi) as worker slot.
-func (b *loopBody) Call(slot, lo, hi int) error { return b.sched().Call(slot, lo, hi) }
+// Call runs the body over [lo, hi) as worker slot. It calls the typed
+// bodies' methods directly, not through sched's interface value, which
+// would make a caller's loopBody escape to the heap: one allocation a call.
+func (b *loopBody) Call(slot, lo, hi int) error {
+	switch {
+	case b.each != nil:
+		return (*eachBody)(b).Call(slot, lo, hi)
+	case b.chunk != nil:
+		return (*chunkBody)(b).Call(slot, lo, hi)
+	case b.eachErr != nil:
+		return (*eachErrBody)(b).Call(slot, lo, hi)
+	case b.chunkErr != nil:
+		return (*chunkErrBody)(b).Call(slot, lo, hi)
+	}
+	return (*slottedBody)(b).Call(slot, lo, hi)
+}
 
 // sched returns b as the sched.Body of its one function set: a pointer to b
 // under a type whose Call calls that function, with no look at the others,
