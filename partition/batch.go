@@ -78,18 +78,12 @@ func (r *stealRun) measure(me *stealWorker) {
 //     restores it. A real rise in cost is bounded by the give-back instead:
 //     a worker that holds a dear batch while others wait hands the rest back.
 //
-// Where restBatches times targetBatch at the measured cost covers the rest,
-// the batch is the rest, however far that extrapolates: the growth bound
-// would cut it into a batch and a last one, a take and a clock reading
-// more, where a worker's share is a few microseconds (a short loop's, 1,000
-// items of about 15 ns on 2 workers: 14 items, then 486, rather than 14,
-// 112 and 374). The factor is for the first batch, whose measurement
-// overstates the cost: its few items take about as long as what the batch
-// itself costs (its take and clock reading, the calls of its pieces), which
-// the elapsed time includes; at one targetBatch, a rest of a few
-// microseconds was cut in two whenever the items cost 12 ns or more. What
-// the rest hides is bounded by its pieces and the give-back, as for any
-// batch.
+// Where targetBatch at the measured cost covers the rest, the batch is the
+// rest, however far that extrapolates: the growth bound would cut it into
+// a batch and a last one, a take and a clock reading more, where a worker's
+// share is a few microseconds (a short loop's, 1,000 items of about 13 ns
+// on 2 workers: 14 items, then 486, rather than 14, 112 and 374). What the
+// rest hides is bounded by its pieces and the give-back, as for any batch.
 //
 // A batch is not bounded by what its worker's range has left: the batch
 // that first reaches far dearer items (the tail of a loop, a stolen chunk
@@ -102,7 +96,7 @@ func (r *stealRun) measure(me *stealWorker) {
 // felt.
 func nextBatch(batch, done int, elapsed int64, rest int) int {
 	next := int64(done) * targetBatch / elapsed
-	if rest <= maxBatch && restBatches*next >= int64(rest) {
+	if rest <= maxBatch && next >= int64(rest) {
 		return max(rest, 1) // thieves may have emptied the range since Next looked
 	}
 	next = max(next, int64(batch/4))

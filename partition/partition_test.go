@@ -258,22 +258,16 @@ func TestAutoAdaptsBatches(t *testing.T) {
 }
 
 // TestAutoTakesAShortRestAtOnce: a worker whose first batch measures the
-// rest of its block at two target batches' time or less takes the rest in
-// its next batch, however much more than 8x the first that is: on 2
-// workers' blocks of 500 items at 10 ns, 14 items (500/32, in whole pieces
-// of 1/2), then 486; and so at 15 ns with 150 ns a batch of the batch's
-// own costs, which the first batch's measurement counts as its items'. At
-// 100 ns an item the rest would take longer, and the batches are the
-// target's 100 items until the rest is two of them or fewer.
+// rest of its block at a target batch's time or less takes the rest in its
+// next batch, however much more than 8x the first that is: on 2 workers'
+// blocks of 500 items at 10 ns, 14 items (500/32, in whole pieces of
+// 1/2), then 486. At 100 ns an item the rest would take longer, and the
+// batches are the target's 100 items until the rest is fewer.
 func TestAutoTakesAShortRestAtOnce(t *testing.T) {
 	for _, tc := range []struct {
-		nsPerItem, nsPerBatch int64
-		want                  []int
-	}{
-		{10, 0, []int{14, 486}},
-		{15, 150, []int{14, 486}},
-		{100, 0, []int{14, 100, 100, 100, 186}},
-	} {
+		nsPerItem int64
+		want      []int
+	}{{10, []int{14, 486}}, {100, []int{14, 100, 100, 100, 100, 86}}} {
 		var now int64
 		run := stealingWith(partproto.Options{Adaptive: true, Clock: func() int64 { return now }}).Start(0, 1000, 2)
 		var got []int
@@ -283,10 +277,10 @@ func TestAutoTakesAShortRestAtOnce(t *testing.T) {
 				break
 			}
 			got = append(got, b-a)
-			now += int64(b-a)*tc.nsPerItem + tc.nsPerBatch
+			now += int64(b-a) * tc.nsPerItem
 		}
 		if !slices.Equal(got, tc.want) {
-			t.Errorf("worker 0's batches at %d ns per item and %d per batch: %v; want %v", tc.nsPerItem, tc.nsPerBatch, got, tc.want)
+			t.Errorf("worker 0's batches at %d ns per item: %v; want %v", tc.nsPerItem, got, tc.want)
 		}
 	}
 	// A clock that does not move (items far cheaper than its tick) measures

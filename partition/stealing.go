@@ -58,7 +58,7 @@ func Auto() Partitioner { return StealingWith(StealingOptions{Adaptive: true}) }
 // pieces of 1/min(workers, 16) of it (one item at least); after each batch it
 // sizes the next to take about targetBatch at the cost per item it measured,
 // but never more than maxGrowth times the previous batch and never less than a
-// quarter of it, or takes the rest of its range if that would take twice
+// quarter of it, or takes the rest of its range if that would take
 // targetBatch or less, and processes it in pieces of about maxPieceTime, or of
 // 1/pieceShare of its share of the items if that is fewer; after a give-back
 // or a steal it starts again from one item, and after a batch during which
@@ -130,7 +130,6 @@ const (
 	minHold       = maxPieceTime / 2 // ns a range is held before a give-back (see Hungry)
 	maxBatch      = 1 << 16
 	maxGrowth     = 8     // times the last batch that an adaptive batch grows to at most
-	restBatches   = 2     // targetBatches of a range's rest that an adaptive batch takes at once (see nextBatch)
 	maxFirstBatch = 32    // items of a worker's first batch at most, unless a grain is set
 	clockEvery    = 1_000 // ns of ranges between clock readings, fixed grains (see measure)
 	maxSkipped    = 16    // Nexts without a clock reading at most, fixed grains
